@@ -1,0 +1,31 @@
+# The two commands a new user types: `make sim` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+GAME   ?= tiki_topple
+
+.PHONY: sim test lint install clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Reinstall whenever pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+sim: install
+	$(BIN)/tabletop play $(GAME) --players you,bot1,bot2 --bots bot1,bot2
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -n 2
+
+lint: install
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

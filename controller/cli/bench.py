@@ -1,0 +1,112 @@
+"""``tabletop bench NAME``: measured figures as a readable table, or one JSON object.
+
+Every benchmark is a function in ``BENCHES`` that takes the parsed arguments and returns a
+``BenchResult``. Figures come from here, never from timed unit tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from games.core.playout import random_playout, seat_names
+from games.registry import all_games
+
+from .common import UserError, print_json, progress, progress_done
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    figures: dict[str, Any]
+    """The same figures, for ``--json``."""
+
+
+def bench_engines(args: argparse.Namespace) -> BenchResult:
+    """Random full games per second per engine, with the most players, on one core."""
+    rows = []
+    figures: dict[str, Any] = {}
+    for game in all_games():
+        if args.game and game.id not in args.game:
+            continue
+        names = seat_names(game.max_players)
+        rng = random.Random(0)
+        games = steps = 0
+        start = time.perf_counter()
+        while True:
+            steps += len(random_playout(game, names, rng=rng).actions)
+            games += 1
+            elapsed = time.perf_counter() - start
+            progress(f"engines: {game.id} {games} games")
+            if elapsed >= args.seconds and games >= 5:
+                break
+        figures[game.id] = {
+            "players": game.max_players,
+            "games": games,
+            "seconds": round(elapsed, 3),
+            "games_per_second": round(games / elapsed, 1),
+            "steps_per_second": round(steps / elapsed),
+            "steps_per_game": round(steps / games, 1),
+        }
+        row = figures[game.id]
+        rows.append(
+            (game.id, row["players"], games, row["games_per_second"], row["steps_per_second"])
+        )
+    progress_done()
+    if not rows:
+        raise UserError(f"no game matches {', '.join(args.game)}")
+    return BenchResult(
+        "Random playouts, one core",
+        ("game", "players", "games", "games/s", "steps/s"),
+        tuple(rows),
+        {"bench": "engines", "engines": figures},
+    )
+
+
+BENCHES: dict[str, Callable[[argparse.Namespace], BenchResult]] = {
+    "engines": bench_engines,
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("bench", help="measure: " + ", ".join(BENCHES))
+    parser.add_argument("name", choices=sorted(BENCHES), help="which benchmark")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.seconds <= 0:
+        raise UserError("--seconds must be positive")
+    result = BENCHES[args.name](args)
+    if args.json:
+        print_json(result.figures)
+        return 0
+    print(result.title)
+    print(format_table(result.columns, result.rows))
+    return 0
+
+
+def format_table(columns: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> str:
+    cells = [list(map(str, columns))] + [[_cell(value) for value in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
+    lines = ["  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in
+                       enumerate(zip(row, widths, strict=True))) for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:,.1f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)

@@ -1,0 +1,97 @@
+"""``tabletop play``: play a game in the terminal, against random bots if you like."""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+from games.core.errors import IllegalAction
+from games.core.game import CHANCE, Game
+from games.registry import get_game
+
+from .common import UserError, parse_options, parse_players
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("play", help="play in the terminal (random bots optional)")
+    parser.add_argument("game")
+    parser.add_argument("--players", required=True, help="names, comma separated: anna,ben")
+    parser.add_argument("--bots", default="", help="which of the players are random bots")
+    parser.add_argument("--seed", type=int, default=None, help="seed for chance and the bots")
+    parser.add_argument("--option", action="append", metavar="NAME=VALUE")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    players = parse_players(args.players)
+    bots = set(parse_players(args.bots)) if args.bots else set()
+    if not bots <= set(players):
+        raise UserError(f"--bots names players not in --players: {', '.join(bots - set(players))}")
+    state = game.initial(players, parse_options(args.option))
+    rng = random.Random(args.seed)
+    print(f"{game.name}: {', '.join(players)}. Type a move, its number, 'moves' or 'quit'.")
+    while not game.is_terminal(state):
+        seat = game.actor(state)
+        if seat == CHANCE:
+            state = game.apply(state, game.sample_chance(state, rng))
+            continue
+        legal = game.legal_actions(state)
+        name = players[seat]
+        if name in bots:
+            action = rng.choice(legal)
+            print(f"{name} (bot): {action}")
+        elif len(legal) == 1:
+            action = legal[0]
+            print(f"{name}: {action} (the only move)")
+        else:
+            action = _ask(game, state, seat, legal)
+            if action is None:
+                print("game abandoned")
+                return 0
+        state = game.apply(state, action)
+    print()
+    print(game.render(state, None))
+    sheet = game.score(state)
+    for name, lines in zip(sheet.players, sheet.lines, strict=True):
+        for line in lines:
+            print(f"  {name}: {line.text}")
+    winners = [players[seat] for seat in game.winners(state)]
+    print(f"winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}")
+    return 0
+
+
+def _ask(game: Game, state: object, seat: int, legal: list[str]) -> str | None:
+    print()
+    print(game.render(state, seat))
+    _show_moves(legal)
+    while True:
+        try:
+            text = input(f"{game.players(state)[seat]}> ").strip()
+        except EOFError:
+            print()
+            return None
+        if text in ("quit", "exit"):
+            return None
+        if text in ("moves", "help", "?", ""):
+            _show_moves(legal)
+            continue
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            print(f"  pick a number from 1 to {len(legal)}")
+            continue
+        try:
+            action = game.parse_action(text)
+            game.apply(state, action)
+        except IllegalAction as error:
+            print(f"  {error}")
+            continue
+        return action
+
+
+def _show_moves(legal: list[str]) -> None:
+    cells = [f"{n:>3}. {action:<22}" for n, action in enumerate(legal, start=1)]
+    for row in range(0, len(cells), 3):
+        print("".join(cells[row : row + 3]).rstrip())

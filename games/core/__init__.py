@@ -1,0 +1,36 @@
+"""What every rule engine shares: the contract, score sheets, playouts, the conformance check."""
+
+from .errors import (
+    BadActionText,
+    BadPosition,
+    BadSetup,
+    BadState,
+    DataFileError,
+    GameError,
+    IllegalAction,
+    UnknownGame,
+)
+from .game import CHANCE, TERMINAL, Game, OptionSpec, Site
+from .playout import Playout, random_playout, random_step
+from .scoresheet import ScoreLine, ScoreSheet
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "BadActionText",
+    "BadPosition",
+    "BadSetup",
+    "BadState",
+    "DataFileError",
+    "Game",
+    "GameError",
+    "IllegalAction",
+    "OptionSpec",
+    "Playout",
+    "ScoreLine",
+    "ScoreSheet",
+    "Site",
+    "UnknownGame",
+    "random_playout",
+    "random_step",
+]

@@ -1,0 +1,215 @@
+"""The conformance check every registered engine must pass (DESIGN.md section 2).
+
+It plays seeded random games and, at every step, checks the contract: legal actions sorted,
+unique and non-empty until the end; exact chance probabilities summing to 1; ``apply`` pure
+and refusing illegal actions with a reason; JSON round-trips; score lines adding up; and
+views that do not change when what they hide is redrawn (so they cannot leak it).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import BadActionText, IllegalAction
+from .game import CHANCE, TERMINAL, Game
+from .playout import random_step, seat_names
+
+
+class ConformanceError(AssertionError):
+    """An engine broke the contract; the message says where and how to replay it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConformanceReport:
+    games: int
+    steps: int
+    hidden_checks: int
+
+
+def check_game(
+    game: Game[Any],
+    games: int = 50,
+    seed: int = 0,
+    player_counts: Sequence[int] | None = None,
+    options: Sequence[Mapping[str, str]] = ({},),
+) -> ConformanceReport:
+    """Play ``games`` random games per player count and option set; raise ConformanceError."""
+    counts = player_counts or range(game.min_players, game.max_players + 1)
+    steps = hidden = played = 0
+    for count in counts:
+        for option_set in options:
+            for number in range(games):
+                game_seed = seed * 1_000_003 + count * 1009 + number
+                run = _Run(game, seat_names(count), dict(option_set), game_seed)
+                run.play()
+                steps += run.steps
+                hidden += run.hidden_checks
+                played += 1
+    return ConformanceReport(played, steps, hidden)
+
+
+class _Run:
+    def __init__(self, game: Game[Any], players: list[str], options: dict[str, str], seed: int):
+        self.game = game
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.history: list[str] = []
+        self.seen_actions: dict[str, None] = {}
+        """Every action seen legal so far, in first-seen order (a dict keeps runs seeded)."""
+        self.steps = 0
+        self.hidden_checks = 0
+
+    def fail(self, message: str) -> None:
+        raise ConformanceError(
+            f"{self.game.id} ({len(self.players)} players, options {self.options}, "
+            f"seed {self.seed}) after {len(self.history)} actions "
+            f"{self.history[-5:]}: {message}"
+        )
+
+    def play(self) -> None:
+        game = self.game
+        state = game.initial(self.players, self.options)
+        if game.players(state) != tuple(self.players):
+            self.fail("players() does not return the names given to initial()")
+        while True:
+            self.check_state(state)
+            if game.actor(state) == TERMINAL:
+                return
+            action = random_step(game, state, self.rng)
+            before = self.snapshot(state)
+            after = game.apply(state, action)
+            if self.snapshot(state) != before:
+                self.fail(f"apply({action!r}) changed its input state")
+            if after == state:
+                self.fail(f"apply({action!r}) returned an equal state")
+            self.history.append(action)
+            self.steps += 1
+            state = after
+            if self.steps > 100_000:
+                self.fail("the game does not end")
+
+    def snapshot(self, state: Any) -> str:
+        return json.dumps(self.game.state_to_json(state), sort_keys=True)
+
+    def check_state(self, state: Any) -> None:
+        game = self.game
+        actor = game.actor(state)
+        n = len(self.players)
+        if actor not in (CHANCE, TERMINAL) and not 0 <= actor < n:
+            self.fail(f"actor() returned {actor}")
+        legal = game.legal_actions(state)
+        if actor == TERMINAL:
+            if legal:
+                self.fail(f"legal actions at the end: {legal[:5]}")
+            winners = game.winners(state)
+            if not winners or sorted(set(winners)) != sorted(winners):
+                self.fail(f"winners() returned {winners}")
+            if any(not 0 <= seat < n for seat in winners):
+                self.fail(f"winners() returned seats out of range: {winners}")
+        else:
+            self.check_actions(state, legal)
+        if actor == CHANCE:
+            self.check_chance(state, legal)
+        self.check_json(state)
+        self.check_score(state)
+        self.check_board(state)
+        self.check_views(state, actor, legal)
+
+    def check_actions(self, state: Any, legal: list[str]) -> None:
+        game = self.game
+        if not legal:
+            self.fail("no legal actions before the end")
+        if any(not isinstance(action, str) for action in legal):
+            self.fail("actions must be their text form (str)")
+        if any(a >= b for a, b in itertools.pairwise(legal)):
+            self.fail(f"legal actions not sorted and unique: {legal[:8]}")
+        for action in self.rng.sample(legal, min(20, len(legal))):
+            if game.parse_action(action) != action:
+                self.fail(f"parse_action({action!r}) is not the action itself")
+            if game.parse_action(f"  {action.upper()} ") != action:
+                self.fail(f"parse_action does not accept {action.upper()!r}")
+        for action in legal:
+            if action not in self.seen_actions:
+                self.seen_actions[action] = None
+        # An action legal elsewhere but not here must be refused with a reason.
+        known = list(self.seen_actions)
+        legal_set = set(legal)
+        candidates = {self.rng.choice(known) for _ in range(6)} - legal_set
+        for action in sorted(candidates)[:3]:
+            try:
+                game.apply(state, action)
+            except IllegalAction as error:
+                if not str(error):
+                    self.fail(f"IllegalAction for {action!r} has no message")
+            else:
+                self.fail(f"apply accepted {action!r}, which is not among the legal actions")
+        try:
+            game.apply(state, "no such action 42")
+        except IllegalAction as error:
+            if not str(error):
+                self.fail("the refusal of nonsense text has no message")
+            if not isinstance(error, BadActionText):
+                self.fail("nonsense text must raise BadActionText, not a plain IllegalAction")
+        else:
+            self.fail("apply accepted nonsense text")
+
+    def check_chance(self, state: Any, legal: list[str]) -> None:
+        outcomes = self.game.chance_outcomes(state)
+        if [action for action, _ in outcomes] != legal:
+            self.fail("chance outcomes differ from legal actions")
+        if any(probability <= 0 for _, probability in outcomes):
+            self.fail("a chance outcome has probability <= 0")
+        tally = Counter(probability for _, probability in outcomes)
+        if sum(probability * count for probability, count in tally.items()) != 1:
+            self.fail("chance probabilities do not sum to exactly 1")
+
+    def check_json(self, state: Any) -> None:
+        game = self.game
+        text = json.dumps(game.state_to_json(state))
+        if game.state_from_json(json.loads(text)) != state:
+            self.fail("state does not survive a JSON round-trip")
+
+    def check_score(self, state: Any) -> None:
+        sheet = self.game.score(state)
+        if sheet.players != tuple(self.players):
+            self.fail("score sheet players differ from the game's")
+        for name, total, lines in zip(sheet.players, sheet.totals, sheet.lines, strict=True):
+            if sum(line.points for line in lines) != total:
+                self.fail(f"{name}'s score lines do not add up to {total}")
+        json.dumps(sheet.to_json())
+
+    def check_board(self, state: Any) -> None:
+        sites = {site.id for site in self.game.sites(len(self.players))}
+        pieces = set(self.game.pieces())
+        for site, piece in self.game.board(state).items():
+            if site not in sites:
+                self.fail(f"board() names site {site!r}, which sites() does not list")
+            if piece not in pieces:
+                self.fail(f"board() puts {piece!r} on {site}, which pieces() does not list")
+
+    def check_views(self, state: Any, actor: int, legal: list[str]) -> None:
+        game = self.game
+        for player in [None, *range(len(self.players))]:
+            view = game.view(state, player)
+            json.dumps(view)
+            other = game.resample(state, player, self.rng)
+            if game.view(other, player) != view:
+                self.fail(
+                    f"view of {self.who(player)} changed when only what it may not see was "
+                    "redrawn: it leaks hidden information (or resample() is wrong)"
+                )
+            if other != state:
+                self.hidden_checks += 1
+            if player is not None and player == actor and game.legal_actions(other) != legal:
+                self.fail(f"{self.who(player)}'s legal actions depend on what they cannot see")
+
+    def who(self, player: int | None) -> str:
+        return "the public table" if player is None else self.players[player]

@@ -1,0 +1,188 @@
+"""The rule-engine contract of DESIGN.md section 2.
+
+An engine is a stateless object of pure functions over immutable states. Actions are their own
+short text form (``"up2 lokahi"``): that makes them hashable, sortable, loggable and
+JSON-ready with no extra machinery, and a replay record is just a list of them.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .errors import BadSetup
+from .scoresheet import ScoreSheet
+
+CHANCE = -1
+"""``actor()`` at a chance node: the table (or a random draw) decides."""
+TERMINAL = -2
+"""``actor()`` once the game is over."""
+
+State = TypeVar("State")
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """A place a sensor can see, with coordinates for drawing it (arbitrary units, y down)."""
+
+    id: str
+    x: float
+    y: float
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """A game option: its allowed values (the first is the default) and what it means."""
+
+    name: str
+    choices: tuple[str, ...]
+    help: str
+
+    @property
+    def default(self) -> str:
+        return self.choices[0]
+
+
+class Game(ABC, Generic[State]):
+    """Base class of every rule engine; see DESIGN.md section 2 for the contract."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    # -- setup ---------------------------------------------------------------------------------
+    @abstractmethod
+    def initial(self, players: Sequence[str], options: Mapping[str, str] | None = None) -> State:
+        """The state before setup (the first steps are usually chance: shuffles and deals)."""
+
+    def check_players(self, players: Sequence[str]) -> tuple[str, ...]:
+        names = tuple(players)
+        if not self.min_players <= len(names) <= self.max_players:
+            raise BadSetup(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, "
+                f"not {len(names)}"
+            )
+        for name in names:
+            if not isinstance(name, str) or not name.strip() or name != name.strip():
+                raise BadSetup(f"player names must be non-empty words, got {name!r}")
+        if len(set(names)) != len(names):
+            raise BadSetup(f"player names must differ: {', '.join(names)}")
+        return names
+
+    def check_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
+        """Fill in defaults and refuse unknown options or values, naming what is allowed."""
+        given = dict(options or {})
+        specs = {spec.name: spec for spec in self.options}
+        for key in given:
+            if key not in specs:
+                known = ", ".join(specs) or "none"
+                raise BadSetup(f"{self.name} has no option {key!r} (options: {known})")
+        result = {}
+        for spec in self.options:
+            value = given.get(spec.name, spec.default)
+            if value not in spec.choices:
+                raise BadSetup(
+                    f"option {spec.name} must be one of {', '.join(spec.choices)}, not {value!r}"
+                )
+            result[spec.name] = value
+        return result
+
+    # -- playing -------------------------------------------------------------------------------
+    @abstractmethod
+    def actor(self, state: State) -> int:
+        """The seat to act, or CHANCE, or TERMINAL."""
+
+    @abstractmethod
+    def legal_actions(self, state: State) -> list[str]:
+        """The actor's legal actions, sorted and unique; the outcomes at a chance node."""
+
+    @abstractmethod
+    def chance_outcomes(self, state: State) -> list[tuple[str, Fraction]]:
+        """At a chance node: the outcomes (as in ``legal_actions``) with exact probabilities."""
+
+    @abstractmethod
+    def apply(self, state: State, action: str) -> State:
+        """The successor state; raises IllegalAction with a reason. Never mutates ``state``."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> str:
+        """The canonical text of an action typed by a person; raises BadActionText."""
+
+    def sample_chance(self, state: State, rng: random.Random) -> str:
+        """Draw one chance outcome with its exact probability."""
+        outcomes = self.chance_outcomes(state)
+        point = rng.random()
+        for action, probability in outcomes:
+            point -= float(probability)
+            if point < 0:
+                return action
+        return outcomes[-1][0]
+
+    def is_terminal(self, state: State) -> bool:
+        return self.actor(state) == TERMINAL
+
+    # -- scoring -------------------------------------------------------------------------------
+    @abstractmethod
+    def score(self, state: State) -> ScoreSheet:
+        """The running (or final) score sheet."""
+
+    def winners(self, state: State) -> list[int]:
+        """Seats with the highest total; games with tie-breaks override this."""
+        totals = self.score(state).totals
+        best = max(totals)
+        return [seat for seat, total in enumerate(totals) if total == best]
+
+    @abstractmethod
+    def score_position(self, position: Mapping[str, Any]) -> tuple[ScoreSheet, list[int]]:
+        """Score a position given as JSON (``tabletop score``); raises BadPosition."""
+
+    # -- what people and sensors see ----------------------------------------------------------
+    @abstractmethod
+    def players(self, state: State) -> tuple[str, ...]:
+        """Player names in seat order."""
+
+    @abstractmethod
+    def view(self, state: State, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (None: the public table), JSON-ready."""
+
+    def resample(self, state: State, player: int | None, rng: random.Random) -> State:
+        """A state drawn from those ``player`` cannot tell apart from ``state``.
+
+        Used by the conformance check (a view must not change when what it hides changes)
+        and by AI players. Games without hidden information return the state itself.
+        """
+        return state
+
+    @abstractmethod
+    def sites(self, n_players: int) -> tuple[Site, ...]:
+        """Every sensed site of the table for this many players."""
+
+    @abstractmethod
+    def board(self, state: State) -> dict[str, str]:
+        """What the physical table must show: site id to piece id, empty sites left out."""
+
+    @abstractmethod
+    def pieces(self) -> tuple[str, ...]:
+        """Every tagged piece id in the box (interchangeable pieces share one id)."""
+
+    def render(self, state: State, player: int | None) -> str:
+        """A plain-text picture of the view, for terminal play."""
+        import json
+
+        return json.dumps(self.view(state, player), indent=2)
+
+    # -- serialisation -------------------------------------------------------------------------
+    @abstractmethod
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        """A JSON-ready dict that ``state_from_json`` turns back into an equal state."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Raises BadState for anything that is not a state of this game."""

@@ -1,0 +1,107 @@
+"""The Tiki Topple state: an immutable record, serialisable to JSON and back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from games.core.errors import BadState
+
+PHASES = ("build", "deal", "aside", "play", "cleanup", "over")
+"""build: the stack is laid out (chance); deal: one mission each (chance); aside: each player
+sets cards aside unseen (chance, Schmidt only); play: cards in turn; cleanup: the round is
+scored and the stack waits to be cleared for the next round; over: the game has ended."""
+
+
+class RoundResult(NamedTuple):
+    """The end of one round, public once the missions are turned up."""
+
+    stack: tuple[str, ...]
+    missions: tuple[int, ...]
+
+
+class TikiState(NamedTuple):
+    """Immutable: a named tuple, because playouts build hundreds of thousands of these."""
+
+    players: tuple[str, ...]
+    edition: str
+    round: int
+    """0-based index of the current round."""
+    phase: str
+    stack: tuple[str, ...]
+    """Top first."""
+    toasted: tuple[str, ...]
+    missions: tuple[int, ...]
+    """This round's mission card number per seat; 0 while not dealt."""
+    used_missions: tuple[int, ...]
+    """Mission cards of earlier rounds: set aside, out of the game."""
+    hands: tuple[tuple[str, ...], ...]
+    aside: tuple[tuple[str, ...], ...]
+    played: tuple[tuple[str, ...], ...]
+    """Cards played this round, per seat, in order."""
+    turn: int
+    """The seat to play, to be dealt a mission, or to set cards aside."""
+    pad: str
+    """The card lying on the play pad, as ``seat:kind``, or empty."""
+    totals: tuple[int, ...]
+    history: tuple[RoundResult, ...]
+
+
+def state_to_json(state: TikiState) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for name, value in zip(TikiState._fields, state, strict=True):
+        if name == "history":
+            value = [{"stack": list(r.stack), "missions": list(r.missions)} for r in value]
+        elif isinstance(value, tuple):
+            value = [list(v) if isinstance(v, tuple) else v for v in value]
+        data[name] = value
+    return data
+
+
+def state_from_json(data: Mapping[str, Any]) -> TikiState:
+    """Rebuild a state, checking shape and types (not every rule: apply checks those)."""
+    if not isinstance(data, Mapping):
+        raise BadState("a Tiki Topple state is a JSON object")
+    missing = [name for name in TikiState._fields if name not in data]
+    if missing:
+        raise BadState(f"Tiki Topple state lacks {', '.join(missing)}")
+    try:
+        state = TikiState(
+            players=_strings(data["players"]),
+            edition=str(data["edition"]),
+            round=_int(data["round"]),
+            phase=str(data["phase"]),
+            stack=_strings(data["stack"]),
+            toasted=_strings(data["toasted"]),
+            missions=tuple(_int(m) for m in data["missions"]),
+            used_missions=tuple(_int(m) for m in data["used_missions"]),
+            hands=tuple(_strings(hand) for hand in data["hands"]),
+            aside=tuple(_strings(cards) for cards in data["aside"]),
+            played=tuple(_strings(cards) for cards in data["played"]),
+            turn=_int(data["turn"]),
+            pad=str(data["pad"]),
+            totals=tuple(_int(t) for t in data["totals"]),
+            history=tuple(
+                RoundResult(_strings(r["stack"]), tuple(_int(m) for m in r["missions"]))
+                for r in data["history"]
+            ),
+        )
+    except (TypeError, KeyError, ValueError) as error:
+        raise BadState(f"malformed Tiki Topple state: {error}") from None
+    n = len(state.players)
+    per_seat = (state.missions, state.hands, state.aside, state.played, state.totals)
+    if state.phase not in PHASES or any(len(v) != n for v in per_seat) or not 0 <= state.turn < n:
+        raise BadState("inconsistent Tiki Topple state (phase, seats or turn)")
+    return state
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TypeError(f"expected a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"expected an integer, got {value!r}")
+    return value

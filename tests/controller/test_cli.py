@@ -1,0 +1,177 @@
+"""The ``tabletop`` command on good and bad input: exit 0, or 2 with one line, never a traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from games.registry import get_game
+
+TIKI = get_game("tiki_topple")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:  # argparse's own exits (usage errors, --help)
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(tmp_path: Path, data: object, name: str = "input.json") -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(path)
+
+
+def test_games_lists_every_registered_game(capsys) -> None:
+    code, out, _ = run(capsys, "games")
+    assert code == 0
+    assert "tiki_topple" in out and "Tiki Topple" in out and "2-4 players" in out
+    code, out, _ = run(capsys, "games", "--json")
+    assert {"id": "tiki_topple", "name": "Tiki Topple", "players": "2-4",
+            "options": {"edition": ["schmidt", "gamewright"]}} in json.loads(out)
+
+
+def test_score_prints_points_lines_and_winners(capsys, tmp_path) -> None:
+    position = {
+        "stack": ["wikiwiki", "lokahi", "nani", "hookipa", "kapu"],
+        "missions": {"anna": ["lokahi", "wikiwiki", "hookipa"], "ben": ["wikiwiki", "nani", "nui"]},
+    }
+    code, out, _ = run(capsys, "score", "tiki_topple", write(tmp_path, position))
+    assert code == 0
+    result = json.loads(out)
+    assert result["scores"] == {"anna": 5, "ben": 9}
+    assert result["winners"] == ["ben"]
+    assert result["lines"]["ben"] == [
+        "wikiwiki at 1 (needs top 1): 9, nani at 3 (needs top 2): 0, nui toasted (needs top 3): 0"
+        " = 9"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["score", "chess", "{file}"], "no game 'chess'; known games: "),
+        (["score", "tiki_topple", "/no/such/file.json"], "no such file"),
+        (["score", "tiki_topple", "{bad_json}"], "not valid JSON (line 1"),
+        (["score", "tiki_topple", "{file}"], "unknown tiki 'bob'"),
+        (["playout", "tiki_topple", "--players", "5"], "2 to 4 players, not 5"),
+        (["playout", "tiki_topple", "--players", "2", "--games", "0"], "at least 1"),
+        (["playout", "tiki_topple", "--players", "2", "--option", "edition"], "NAME=VALUE"),
+        (["playout", "tiki_topple", "--players", "2", "--option", "edition=x"], "must be one of"),
+        (["playout", "tiki_topple"], "the following arguments are required: --players"),
+        (["play", "tiki_topple", "--players", "anna,ben", "--bots", "cleo"], "not in --players"),
+        (["play", "tiki_topple", "--players", "anna,,ben"], "separated by commas"),
+        (["bench", "nothing"], "invalid choice"),
+        (["bench", "engines", "--game", "chess", "--seconds", "0.01"], "no game matches chess"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(capsys, tmp_path, argv, message) -> None:
+    files = {
+        "{file}": write(tmp_path, {"stack": ["bob", "nui", "eepo"], "missions": {"a": []}}),
+        "{bad_json}": write(tmp_path, '{"stack": [', "bad.json"),
+    }
+    code, out, err = run(capsys, *[files.get(arg, arg) for arg in argv])
+    assert code == 2
+    assert out == ""
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_playout_summarises_seeded_games(capsys) -> None:
+    argv = ["playout", "tiki_topple", "--players", "3", "--games", "40", "--seed", "5"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["games"] == 40 and summary["players"] == 3
+    assert summary["moves"] > 40 * 50
+    assert summary["games_per_second"] > 0
+    assert set(summary["mean_score"]) == {"p1", "p2", "p3"}
+    assert abs(sum(summary["win_share"].values()) - 1) < 0.01
+    _, again, _ = run(capsys, *argv)
+    assert json.loads(again)["mean_score"] == summary["mean_score"]  # the seed decides
+
+
+def record_of_a_game(seed: int = 11) -> dict:
+    import random
+
+    from games.core.playout import random_playout
+
+    result = random_playout(TIKI, ["anna", "ben"], {"edition": "schmidt"}, random.Random(seed))
+    return {"game": "tiki_topple", "players": ["anna", "ben"], "options": {"edition": "schmidt"},
+            "actions": list(result.actions)}, result
+
+
+def test_replay_reaches_the_same_end(capsys, tmp_path) -> None:
+    record, result = record_of_a_game()
+    code, out, _ = run(capsys, "replay", write(tmp_path, record))
+    assert code == 0
+    replayed = json.loads(out)
+    assert replayed["finished"] is True
+    assert replayed["score"] == TIKI.score(result.final).to_json()
+    assert replayed["winners"] == [["anna", "ben"][s] for s in TIKI.winners(result.final)]
+    assert replayed["view"] == TIKI.view(result.final, None)
+
+
+def test_replay_stops_at_an_illegal_action_with_its_index(capsys, tmp_path) -> None:
+    record, _ = record_of_a_game()
+    first_card = next(i for i, a in enumerate(record["actions"]) if not a.startswith(
+        ("build", "mission", "aside")))
+    record["actions"][first_card] = "toast"
+    code, _, err = run(capsys, "replay", write(tmp_path, record))
+    assert code == 2
+    assert f"action {first_card} 'toast' is illegal: toast may not be a player's first card" in err
+    record["actions"] = "up1 nani"
+    code, _, err = run(capsys, "replay", write(tmp_path, record))
+    assert code == 2 and "'actions' as a JSON list" in err
+
+
+def test_play_against_a_bot_to_the_end(capsys, monkeypatch) -> None:
+    answers = ["up3 nani", "moves", "999"] + ["1"] * 400
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(answers) + "\n"))
+    code, out, _ = run(capsys, "play", "tiki_topple", "--players", "anna,ben", "--bots", "ben",
+                       "--seed", "4")
+    assert code == 0
+    assert "your hand:" in out
+    assert "up3 moves a tiki 3 places up in full" in out or "no up3" in out or "toasted" in out
+    assert "pick a number from 1 to" in out
+    assert "ben (bot):" in out
+    assert "winner" in out.splitlines()[-1]
+
+
+def test_play_can_be_left(capsys, monkeypatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, _ = run(capsys, "play", "tiki_topple", "--players", "anna,ben")
+    assert code == 0
+    assert out.splitlines()[-1] == "game abandoned"
+
+
+def test_bench_engines_prints_a_table_and_json(capsys) -> None:
+    code, out, _ = run(capsys, "bench", "engines", "--seconds", "0.05")
+    assert code == 0
+    assert "games/s" in out and "tiki_topple" in out
+    code, out, _ = run(capsys, "bench", "engines", "--seconds", "0.05", "--json",
+                       "--game", "tiki_topple")
+    figures = json.loads(out)
+    assert figures["engines"]["tiki_topple"]["players"] == 4
+    assert figures["engines"]["tiki_topple"]["games_per_second"] > 0
+
+
+def test_the_installed_command_runs_without_a_traceback(tmp_path) -> None:
+    command = Path(sys.executable).with_name("tabletop")
+    ok = subprocess.run([command, "games"], capture_output=True, text=True, check=False)
+    assert ok.returncode == 0 and "tiki_topple" in ok.stdout
+    bad = subprocess.run([command, "score", "tiki_topple", str(tmp_path / "none.json")],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == f"tabletop score: {tmp_path / 'none.json'}: no such file"

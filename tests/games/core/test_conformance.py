@@ -1,0 +1,120 @@
+"""The conformance check passes a correct engine and catches each kind of broken one."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from games.core import IllegalAction, ScoreLine, ScoreSheet
+from games.core.conformance import ConformanceError, check_game
+
+from .toy_game import HighCard, HighCardState
+
+
+def test_a_correct_engine_passes() -> None:
+    report = check_game(HighCard(), games=30)
+    assert report.games == 30
+    assert report.steps == 30 * 4
+    assert report.hidden_checks > 0  # resample really redrew hidden cards
+
+
+class LeakyView(HighCard):
+    def view(self, state: HighCardState, player: int | None) -> dict[str, Any]:
+        return {**super().view(state, player), "all_cards": list(state.cards)}
+
+
+class UnsortedActions(HighCard):
+    def legal_actions(self, state: HighCardState) -> list[str]:
+        return list(reversed(super().legal_actions(state)))
+
+
+class DuplicateActions(HighCard):
+    def legal_actions(self, state: HighCardState) -> list[str]:
+        actions = super().legal_actions(state)
+        return actions[:1] + actions if actions else actions
+
+
+class BadChance(HighCard):
+    def chance_outcomes(self, state: HighCardState) -> list[tuple[str, Fraction]]:
+        outcomes = super().chance_outcomes(state)
+        return [(action, probability * Fraction(9, 10)) for action, probability in outcomes]
+
+
+class LinesDoNotAddUp(HighCard):
+    def score(self, state: HighCardState) -> ScoreSheet:
+        sheet = super().score(state)
+        lines = tuple((*lines, ScoreLine("bonus", 1)) for lines in sheet.lines)
+        return ScoreSheet(sheet.players, sheet.totals, lines)
+
+
+class AcceptsAnything(HighCard):
+    def apply(self, state: HighCardState, action: str) -> HighCardState:
+        action = self.parse_action(action)
+        value = int(action.split()[1])
+        if action.startswith("card"):
+            return state._replace(cards=(*state.cards, value))
+        return state._replace(bets=(*state.bets, value))
+
+
+class SilentRefusal(HighCard):
+    def apply(self, state: HighCardState, action: str) -> HighCardState:
+        try:
+            return super().apply(state, action)
+        except IllegalAction:
+            raise IllegalAction("") from None
+
+
+class LossyJson(HighCard):
+    def state_to_json(self, state: HighCardState) -> dict[str, Any]:
+        data = super().state_to_json(state)
+        data["bets"] = data["bets"][:1]
+        return data
+
+
+class UnknownSite(HighCard):
+    def board(self, state: HighCardState) -> dict[str, str]:
+        return {"pad:elsewhere": "chip:1"} if state.bets else {}
+
+
+class MutatingApply(HighCard):
+    """Keeps a list in the state and appends to it in place."""
+
+    def initial(self, players, options=None):
+        state = super().initial(players, options)
+        return state._replace(bets=[])
+
+    def apply(self, state, action):
+        action = self.parse_action(action)
+        if action not in self.legal_actions(state):
+            raise IllegalAction(f"{action} is not possible now")
+        value = int(action.split()[1])
+        if action.startswith("card"):
+            return state._replace(cards=(*state.cards, value))
+        state.bets.append(value)
+        return state._replace(bets=list(state.bets))
+
+    def state_from_json(self, data):
+        return super().state_from_json(data)._replace(bets=list(data["bets"]))
+
+
+@pytest.mark.parametrize(
+    ("engine", "complaint"),
+    [
+        (LeakyView(), "leaks hidden information"),
+        (UnsortedActions(), "not sorted and unique"),
+        (DuplicateActions(), "not sorted and unique"),
+        (BadChance(), "do not sum to exactly 1"),
+        (LinesDoNotAddUp(), "do not add up"),
+        (AcceptsAnything(), "not among the legal actions"),
+        (SilentRefusal(), "has no message"),
+        (LossyJson(), "JSON round-trip"),
+        (UnknownSite(), "which sites() does not list"),
+        (MutatingApply(), "changed its input state"),
+    ],
+    ids=lambda value: type(value).__name__ if not isinstance(value, str) else "",
+)
+def test_a_broken_engine_is_caught(engine: HighCard, complaint: str) -> None:
+    with pytest.raises(ConformanceError, match=complaint.replace("(", r"\(").replace(")", r"\)")):
+        check_game(engine, games=20)
