@@ -12,16 +12,10 @@ from typing import NoReturn
 
 from games.core.errors import GameError
 
-from . import bench, games_cmd, play, playout, replay, score
+from . import bench, enroll, games_cmd, play, playout, replay, run, score
 from .common import UserError
 
-COMMANDS = [games_cmd, score, playout, replay, play, bench]
-try:  # the hardware layer's command, present once that layer is installed
-    from . import enroll
-
-    COMMANDS.append(enroll)
-except ImportError:  # pragma: no cover - only while hardware/ is being built
-    pass
+COMMANDS = [games_cmd, score, playout, replay, play, bench, enroll, run]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -69,8 +69,23 @@ def bench_engines(args: argparse.Namespace) -> BenchResult:
     )
 
 
+def bench_hub(args: argparse.Namespace) -> BenchResult:
+    """Host decode throughput of hub frames vs what 115200 baud carries (hardware/)."""
+    from hardware.throughput import measure_decode_throughput
+
+    f = measure_decode_throughput(args.seconds)
+    rows = (
+        ("decoded by the host", f["decoded_frames_per_second"], f["mean_frame_bytes"]),
+        ("115200-baud link", f["link_frames_per_second_at_115200"], f["mean_frame_bytes"]),
+        ("headroom (target 20x)", f["headroom"], ""),
+    )
+    return BenchResult("Hub frame decoding", ("", "frames/s", "bytes/frame"), rows,
+                       {"bench": "hub", **f})
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], BenchResult]] = {
     "engines": bench_engines,
+    "hub": bench_hub,
 }
 
 

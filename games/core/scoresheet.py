@@ -12,6 +12,8 @@ class ScoreLine:
 
     text: str
     points: int
+    sites: tuple[str, ...] = ()
+    """Sites on the table this line scores (lit in turn by the end-of-game sweep)."""
 
 
 @dataclass(frozen=True, slots=True)

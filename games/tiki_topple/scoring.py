@@ -22,10 +22,13 @@ def mission_line(
 ) -> ScoreLine:
     """E.g. ``round 1: hookipa at 1 (needs top 1): 9, lokahi at 4 (needs top 2): 0, ... = 9``."""
     parts = []
+    sites = []
     total = 0
     for tiki, points, depth in zip(mission, edition.points, edition.depth, strict=True):
         place = f"at {stack.index(tiki) + 1}" if tiki in stack else "toasted"
         got = points if tiki in stack[:depth] else 0
         total += got
         parts.append(f"{tiki} {place} (needs top {depth}): {got}")
-    return ScoreLine(f"{prefix}{', '.join(parts)} = {total}", total)
+        if got:
+            sites.append(f"stack:{stack.index(tiki) + 1}")
+    return ScoreLine(f"{prefix}{', '.join(parts)} = {total}", total, tuple(sites))

@@ -1,0 +1,200 @@
+"""The referee: what does the settled board say happened? (DESIGN.md section 3)
+
+Generic over games: it only compares boards. The successors of every legal action (and every
+chance outcome the table can reveal) are computed once per state; a settled board is then
+matched against them: exactly one match is accepted, several are asked about, a board on the
+way to one or more of them is a step in progress, an earlier position is a take-back request,
+and anything else is a discrepancy that names each wrong site.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.core.game import CHANCE, Game
+
+Board = Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Successor:
+    action: str
+    state: Any
+    board: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class NoChange:
+    """The table shows the current position."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    successor: Successor
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """Several legal actions leave the table like this: the players pick one."""
+
+    successors: tuple[Successor, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InProgress:
+    """The table is on the way to these actions; ``targets`` still have to change."""
+
+    successors: tuple[Successor, ...]
+    targets: tuple[str, ...]
+    active: tuple[str, ...]
+    """Sites already changed by the step under way."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """The table shows the position ``steps`` actions ago: undo, once a player confirms."""
+
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class WrongSite:
+    site: str
+    expected: str | None
+    seen: str | None
+
+    def advice(self) -> str:
+        where = pretty(self.site)
+        if self.expected is None:
+            return f"take {pretty(self.seen)} off {where}"
+        if self.seen is None:
+            return f"put {pretty(self.expected)} back on {where}"
+        return f"{where} should hold {pretty(self.expected)}, not {pretty(self.seen)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discrepancy:
+    """No legal action explains the table. The game does not change; this says how to fix it."""
+
+    wrong: tuple[WrongSite, ...]
+
+    @property
+    def message(self) -> str:
+        text = "; ".join(wrong.advice() for wrong in self.wrong)
+        return text[:1].upper() + text[1:]
+
+
+Decision = NoChange | Accept | Choose | InProgress | TakeBack | Discrepancy
+
+
+def pretty(name: str | None) -> str:
+    """``grid:2:3`` -> ``grid 2:3``; ``topiary:swan:4`` -> ``topiary swan 4``."""
+    if name is None:
+        return "nothing"
+    kind, _, rest = name.partition(":")
+    return f"{kind} {rest}" if rest else kind
+
+
+class Successors:
+    """Every successor of one state, indexed by the board it leaves on the table."""
+
+    def __init__(self, game: Game[Any], state: Any) -> None:
+        self.game = game
+        self.board = game.board(state)
+        self.actor = game.actor(state)
+        self.chance = self.actor == CHANCE
+        self._two_steps: dict[frozenset[tuple[str, str]], list[Successor]] | None = None
+        self.changing: list[Successor] = []
+        self.silent: list[Successor] = []
+        self._by_board: dict[frozenset[tuple[str, str]], list[Successor]] = {}
+        for action in game.legal_actions(state):
+            after = game.apply(state, action)
+            successor = Successor(action, after, game.board(after))
+            if successor.board == self.board:
+                self.silent.append(successor)
+            else:
+                self.changing.append(successor)
+                key = frozenset(successor.board.items())
+                self._by_board.setdefault(key, []).append(successor)
+
+    @property
+    def hidden_chance(self) -> bool:
+        """A chance node the table cannot see (a secret deal): the service must draw it."""
+        return self.chance and not self.changing
+
+    def matching(self, observed: Board) -> list[Successor]:
+        return self._by_board.get(frozenset(observed.items()), [])
+
+    def matching_two_steps(self, observed: Board) -> list[Successor]:
+        """First steps of two steps by the same actor that together leave ``observed``.
+
+        A quick hand takes a tile and puts another in its place within one settle time;
+        built on first use, since only a board no single step explains needs it.
+        """
+        if self._two_steps is None:
+            self._two_steps = {}
+            for first in self.changing:
+                if self.game.is_terminal(first.state) or self.game.actor(first.state) != self.actor:
+                    continue
+                for action in self.game.legal_actions(first.state):
+                    board = self.game.board(self.game.apply(first.state, action))
+                    if board != first.board:
+                        firsts = self._two_steps.setdefault(frozenset(board.items()), [])
+                        if first not in firsts:
+                            firsts.append(first)
+        return self._two_steps.get(frozenset(observed.items()), [])
+
+
+def decide(
+    successors: Successors, observed: Board, earlier_boards: Sequence[Board] = ()
+) -> Decision:
+    """What the settled ``observed`` board means. ``earlier_boards``: newest first."""
+    current = successors.board
+    if dict(observed) == current:
+        return NoChange()
+    matches = successors.matching(observed)
+    if len(matches) == 1:
+        return Accept(matches[0])
+    if matches:
+        return Choose(tuple(matches))
+    two_steps = successors.matching_two_steps(observed)
+    if len(two_steps) == 1:
+        return Accept(two_steps[0])  # the caller judges the same board again for step two
+    # Only an offer: a player confirms it, and a move that goes on simply changes the board.
+    for steps, board in enumerate(earlier_boards, start=1):
+        if dict(observed) == dict(board):
+            return TakeBack(steps)
+    changed = {
+        site for site in current.keys() | observed.keys() if current.get(site) != observed.get(site)
+    }
+    on_the_way = [
+        s for s in successors.changing if _on_the_way(s.board, current, observed, changed)
+    ]
+    if on_the_way:
+        targets = sorted(
+            {
+                site
+                for s in on_the_way
+                for site in s.board.keys() | observed.keys()
+                if s.board.get(site) != observed.get(site)
+            }
+        )
+        return InProgress(tuple(on_the_way), tuple(targets), tuple(sorted(changed)))
+    return Discrepancy(
+        tuple(WrongSite(site, current.get(site), observed.get(site)) for site in sorted(changed))
+    )
+
+
+def _on_the_way(target: Board, current: Board, observed: Board, changed: set[str]) -> bool:
+    """Every change so far is part of this action: a piece lifted that it moves, or a site
+    already showing what it will show."""
+    for site in changed:
+        seen = observed.get(site)
+        if seen is not None and seen == target.get(site):
+            continue
+        if seen is None and target.get(site) != current.get(site):
+            continue
+        return False
+    return True

@@ -1,0 +1,246 @@
+"""The table service: one asyncio process wiring the hub, buttons and LEDs to the table.
+
+Hub events go to the tracker; once the board has been still for the settle time the table
+judges it; every change of decision relights the LEDs at once (a 20 Hz tick animates the blink
+patterns) and is published to the status page's subscribers. Nothing here blocks the loop:
+the hub link reads its port in worker threads, and gpiozero calls back from its own threads
+through ``loop.call_soon_threadsafe``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hardware.buttons import ButtonEvent
+from hardware.link import HubLink, LinkDown, LinkUp
+from hardware.profile import BoardProfile
+from hardware.protocol import (
+    Heartbeat,
+    ReaderFault,
+    SelfTest,
+    Snapshot,
+    TagArrived,
+    TagLeft,
+)
+from hardware.registry import uid_hex
+
+from . import lighting
+from .table import NothingToConfirm, Table
+from .tracker import Tracker
+
+log = logging.getLogger(__name__)
+ANIMATION_HZ = 20
+
+
+class TableService:
+    def __init__(
+        self,
+        table: Table,
+        profile: BoardProfile,
+        link: HubLink,
+        piece_of: Callable[[str], str | None],
+        lights: Any = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.table = table
+        self.profile = profile
+        self.link = link
+        self.lights = lights
+        self.clock = clock
+        self.tracker = Tracker(profile.readers, piece_of, profile.settle_ms / 1000)
+        self.readers: dict[int, dict[str, Any]] = {
+            reader: {"site": site, "status": "unknown"} for reader, site in profile.readers.items()
+        }
+        self.heartbeat: dict[str, int] | None = None
+        self.buttons: asyncio.Queue[ButtonEvent] = asyncio.Queue()
+        self.roles: dict[str, str] = {}
+        self.led_sites = frozenset(profile.leds.sites)
+        self.led_colours: dict[str, tuple[int, int, int]] = {}
+        self.sweep: tuple[lighting.SweepStep, ...] = ()
+        self.sweep_started = 0.0
+        self._changed = asyncio.Event()
+        self._subscribers: set[asyncio.Queue[dict[str, Any]]] = set()
+        self.pushed_at: float | None = None
+        """clock() of the last LED frame actually pushed (for the latency benchmark)."""
+
+    # -- running -----------------------------------------------------------------------------
+    async def run(self) -> None:
+        tasks = [
+            asyncio.create_task(self.link.run(), name="hub-link"),
+            asyncio.create_task(self._consume_link(), name="hub-events"),
+            asyncio.create_task(self._judge_when_settled(), name="referee"),
+            asyncio.create_task(self._animate(), name="leds"),
+            asyncio.create_task(self._consume_buttons(), name="buttons"),
+        ]
+        self.relight()
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _consume_link(self) -> None:
+        async for event in self.link.events():
+            now = self.clock()
+            if isinstance(event, TagArrived):
+                self.tracker.tag_arrived(event.reader, uid_hex(event.uid), now)
+            elif isinstance(event, TagLeft):
+                self.tracker.tag_left(event.reader, uid_hex(event.uid), now)
+            elif isinstance(event, Snapshot):
+                self.tracker.snapshot(
+                    {n: uid_hex(r.uid) if r.uid else None for n, r in enumerate(event.readers)},
+                    now,
+                )
+                for number, reader in enumerate(event.readers):
+                    self._reader(number)["status"] = reader.status.name.lower()
+            elif isinstance(event, SelfTest):
+                for check in event.readers:
+                    entry = self._reader(check.reader)
+                    entry["status"] = check.status.name.lower()
+                    entry["version"] = check.version
+            elif isinstance(event, ReaderFault):
+                self._reader(event.reader)["status"] = event.status.name.lower()
+                self.table.log("hardware", f"reader {event.reader}: {event.status.name.lower()}")
+            elif isinstance(event, Heartbeat):
+                self.heartbeat = {"uptime_ms": event.uptime_ms, "scan_cycles": event.scan_cycles,
+                                  "crc_errors": event.crc_errors,
+                                  "missed_reads": event.missed_reads, "cycle_us": event.cycle_us}
+                continue  # nothing on the table changed
+            elif isinstance(event, LinkUp):
+                firmware = event.hello.firmware_version
+                self.table.log("hardware", f"hub connected (firmware {firmware})")
+            elif isinstance(event, LinkDown):
+                self.table.log("hardware", f"hub disconnected: {event.reason}")
+            self._changed.set()
+            self.publish()
+
+    def _reader(self, number: int) -> dict[str, Any]:
+        return self.readers.setdefault(number, {"site": None, "status": "unknown"})
+
+    async def _judge_when_settled(self) -> None:
+        while True:
+            await self._changed.wait()
+            self._changed.clear()
+            while not self.tracker.settled(self.clock()):
+                await asyncio.sleep(max(0.0, self.tracker.settles_at() - self.clock()))
+                if self._changed.is_set():
+                    self._changed.clear()
+            self.judge()
+
+    def judge(self) -> None:
+        """Let the table judge the observed board now, then relight and publish."""
+        before = len(self.table.actions)
+        self.table.observe(self.tracker.board)
+        if self.table.started and self.table.game.is_terminal(self.table.state) and (
+            len(self.table.actions) != before
+        ):
+            self.start_sweep()
+        self.relight()
+        self.publish()
+
+    async def _consume_buttons(self) -> None:
+        while True:
+            event = await self.buttons.get()
+            self.press(event.role, event.kind)
+
+    def press(self, role: str, kind: str = "press") -> str:
+        """A button (or the page): confirm, undo (hold: undo without a restored table), ..."""
+        try:
+            if role == "confirm":
+                result = self.table.confirm()
+            elif role == "undo":
+                result = self.table.undo(1)
+            else:
+                return f"the {role} button does nothing in this game yet"
+        except NothingToConfirm as error:
+            result = str(error)
+        self.judge()
+        return result
+
+    # -- lights -------------------------------------------------------------------------------
+    def relight(self) -> None:
+        if self.table.started:
+            self.roles = lighting.plan(self.table.decision, self.table.successors)
+        else:
+            self.roles = {}
+        self._show(self.clock())
+
+    def start_sweep(self) -> None:
+        self.sweep = lighting.score_sweep(self.table.game.score(self.table.state))
+        self.sweep_started = self.clock()
+
+    def _sweep_roles(self, now: float) -> dict[str, str] | None:
+        if not self.sweep:
+            return None
+        index = int((now - self.sweep_started) / 1.5)
+        if index >= len(self.sweep):
+            return None
+        return dict.fromkeys(self.sweep[index].sites, "score")
+
+    def _show(self, now: float) -> None:
+        roles = self._sweep_roles(now) or self.roles
+        palette = self.profile.colours
+        self.led_colours = lighting.colours_at(roles, palette, now, self.led_sites)
+        if self.lights is not None and self.lights.show(self.led_colours):
+            self.pushed_at = self.clock()
+
+    async def _animate(self) -> None:
+        while True:
+            await asyncio.sleep(1 / ANIMATION_HZ)
+            self._show(self.clock())
+
+    # -- status for the page ----------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        status = self.table.status()
+        health = self.link.health()
+        status["observed_board"] = self.tracker.board
+        status["unknown_tags"] = [{"site": t.site, "uid": t.uid} for t in self.tracker.unknown]
+        status["leds"] = {site: "#{:02x}{:02x}{:02x}".format(*colour)
+                          for site, colour in self.led_colours.items()}
+        status["roles"] = self.roles
+        sweep = self._sweep_roles(self.clock())
+        if sweep is not None:
+            step = self.sweep[int((self.clock() - self.sweep_started) / 1.5)]
+            status["sweep"] = {"player": step.player, "text": step.text, "points": step.points,
+                               "sites": list(step.sites)}
+        status["hardware"] = {
+            "hub": {
+                "url": health.url, "connected": health.connected, "frames": health.frames,
+                "crc_errors": health.crc_errors, "dropped": health.dropped, "gaps": health.gaps,
+                "reconnects": health.reconnects, "last_error": health.last_error,
+                "firmware": health.hello.firmware_version if health.hello else None,
+            },
+            "readers": [{"reader": n, **info} for n, info in sorted(self.readers.items())],
+            "heartbeat": self.heartbeat,
+            "leds": {"count": self.profile.leds.count,
+                     "pushes": getattr(self.lights, "pushes", None)},
+        }
+        return status
+
+    def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=8)
+        self._subscribers.add(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        self._subscribers.discard(queue)
+
+    def publish(self) -> None:
+        if not self._subscribers:
+            return
+        status = self.status()
+        for queue in list(self._subscribers):
+            if queue.full():  # a slow phone gets the newest status, not a backlog
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    queue.get_nowait()
+            queue.put_nowait(status)
+
+    def known_sites(self) -> Mapping[str, Any]:
+        return {site.id: site for site in self.table.game.sites(max(2, len(self.table.players)))}

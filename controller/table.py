@@ -1,0 +1,311 @@
+"""One game at the table: the state, its history, the journal, and what the referee decided.
+
+Synchronous and free of I/O except the journal, so it is tested directly; the service feeds
+it settled boards and button presses. Every accepted action is committed to the journal
+before the state (and so the LEDs) moves on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.core.errors import IllegalAction
+from games.core.game import CHANCE, Game
+
+from .journal import Journal, StoredGame
+from .referee import (
+    Accept,
+    Choose,
+    Decision,
+    Discrepancy,
+    InProgress,
+    NoChange,
+    Successors,
+    TakeBack,
+    WrongSite,
+    decide,
+    pretty,
+)
+
+MAX_TAKE_BACK = 12
+"""How many positions back a restored table is recognised as a take-back request."""
+
+
+class NothingToConfirm(IllegalAction):
+    """A confirm, choice or undo with nothing waiting for it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A line for the page's list of last events."""
+
+    kind: str
+    text: str
+
+
+class Table:
+    def __init__(self, game: Game[Any], journal: Journal, rng: random.Random | None = None):
+        self.game = game
+        self.journal = journal
+        self.rng = rng or random.Random()
+        self.game_id: int | None = None
+        self.players: tuple[str, ...] = ()
+        self.options: dict[str, str] = {}
+        self.states: list[Any] = []
+        self.actions: list[str] = []
+        self.decision: Decision = NoChange()
+        self.events: list[Event] = []
+        self.last_board: dict[str, str] = {}
+        self._held_board: dict[str, str] | None = None
+        """After an undo: the board as it was, not to be read again until the table changes."""
+        self._successors: Successors | None = None
+
+    # -- starting and resuming ---------------------------------------------------------------
+    def new_game(self, players: Sequence[str], options: Mapping[str, str] | None = None) -> None:
+        state = self.game.initial(players, options)  # refuses bad input before touching disk
+        options = self.game.check_options(options)
+        self.game_id = self.journal.start(self.game.id, list(players), options)
+        self._begin(tuple(players), options, state, ())
+        self.log("game", f"new game of {self.game.name}: {', '.join(players)}")
+        self._draw_hidden_chance()
+
+    def resume(self, stored: StoredGame) -> None:
+        """Replay a journalled game (after a restart or a power cut)."""
+        state = self.game.initial(stored.players, stored.options)
+        self.game_id = stored.id
+        self._begin(stored.players, stored.options, state, ())
+        for action in stored.actions:
+            self._advance(action, self.game.apply(self.state, action))
+        self.log("game", f"resumed after {len(stored.actions)} actions")
+        self._draw_hidden_chance()
+
+    def _begin(self, players: tuple[str, ...], options: dict[str, str], state: Any,
+               actions: tuple[str, ...]) -> None:
+        self.players, self.options = players, options
+        self.states, self.actions = [state], list(actions)
+        self.decision = NoChange()
+        self._successors = None
+
+    @property
+    def started(self) -> bool:
+        return bool(self.states)
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    @property
+    def successors(self) -> Successors:
+        if self._successors is None:
+            self._successors = Successors(self.game, self.state)
+        return self._successors
+
+    @property
+    def expected_board(self) -> dict[str, str]:
+        return self.game.board(self.state) if self.started else {}
+
+    # -- what the table shows ----------------------------------------------------------------
+    def observe(self, board: Mapping[str, str]) -> Decision:
+        """Judge a settled board; accept what it shows, as many steps as it shows."""
+        self.last_board = dict(board)
+        if not self.started or self.game.is_terminal(self.state):
+            self.decision = NoChange()
+            return self.decision
+        if self._held_board is not None:
+            if dict(board) == self._held_board and board != self.expected_board:
+                self.decision = _guidance(self.expected_board, board)
+                return self.decision
+            self._held_board = None
+        for _ in range(64):  # a table a few steps ahead: accept them one by one
+            decision = decide(self.successors, board, self._earlier_boards())
+            if not isinstance(decision, Accept):
+                break
+            self._accept(decision.successor.action, decision.successor.state, "table")
+        else:  # pragma: no cover - only a game whose actions never change the board
+            decision = NoChange()
+        if decision != self.decision:
+            self._report(decision)
+        self.decision = decision
+        return decision
+
+    def _report(self, decision: Decision) -> None:
+        if isinstance(decision, Discrepancy):
+            self.log("wrong", decision.message)
+        elif isinstance(decision, Choose):
+            options = " or ".join(s.action for s in decision.successors)
+            self.log("choose", f"the table could mean {options}: press confirm to pick")
+        elif isinstance(decision, TakeBack):
+            self.log("undo", f"the table is back {decision.steps} step(s): confirm to undo")
+
+    def _earlier_boards(self) -> list[dict[str, str]]:
+        """Distinct earlier positions, newest first (positions a step did not change skipped)."""
+        boards: list[dict[str, str]] = []
+        current = self.expected_board
+        for state in reversed(self.states[-MAX_TAKE_BACK - 1 : -1]):
+            board = self.game.board(state)
+            if board != current and (not boards or boards[-1] != board):
+                boards.append(board)
+        return boards
+
+    # -- accepting ------------------------------------------------------------------------
+    def _accept(self, action: str, state: Any, source: str) -> None:
+        assert self.game_id is not None
+        self.journal.append(self.game_id, action)  # committed before anything shows it
+        self._advance(action, state)
+        self.log("move", f"{self._who()}{action}" if source != "chance" else f"drawn: {action}")
+        self._draw_hidden_chance()
+        if self.game.is_terminal(self.state):
+            self.journal.end(self.game_id)
+            winners = [self.players[seat] for seat in self.game.winners(self.state)]
+            self.log("end", f"game over; {' and '.join(winners)} won")
+
+    def _who(self) -> str:
+        if len(self.states) < 2:
+            return ""
+        actor = self.game.actor(self.states[-2])
+        return f"{self.players[actor]}: " if actor >= 0 else ""
+
+    def _advance(self, action: str, state: Any) -> None:
+        self.actions.append(action)
+        self.states.append(state)
+        self._successors = None
+        self.decision = NoChange()
+
+    def _draw_hidden_chance(self) -> None:
+        """Secret deals the table cannot see are drawn here (and shown only in private views)."""
+        while self.game.actor(self.state) == CHANCE and self.successors.hidden_chance:
+            action = self.game.sample_chance(self.state, self.rng)
+            self._accept(action, self.game.apply(self.state, action), "chance")
+
+    # -- players' inputs (buttons and the page) --------------------------------------------
+    def confirm(self) -> str:
+        """The confirm button: take back, pick the first reading, or do a silent action."""
+        if isinstance(self.decision, TakeBack):
+            return self._drop(self._actions_back(self.decision.steps))
+        if isinstance(self.decision, Choose):
+            return self.choose(0)
+        silent = self.successors.silent if self.started else []
+        if len(silent) == 1 and not self.successors.chance:
+            self._accept(silent[0].action, silent[0].state, "button")
+            return silent[0].action
+        raise NothingToConfirm("nothing is waiting for a confirmation")
+
+    def choose(self, index: int) -> str:
+        if not isinstance(self.decision, Choose):
+            raise NothingToConfirm("there is no choice to make")
+        if not 0 <= index < len(self.decision.successors):
+            raise NothingToConfirm(f"pick a number from 0 to {len(self.decision.successors) - 1}")
+        chosen = self.decision.successors[index]
+        self._accept(chosen.action, chosen.state, "choice")
+        return chosen.action
+
+    def undo(self, steps: int = 1) -> str:
+        """Take back ``steps`` visible steps (with the secret draws that followed them)."""
+        count = 0
+        for _ in range(steps):
+            while count < len(self.actions) and self._is_hidden_chance_step(
+                len(self.actions) - 1 - count
+            ):
+                count += 1
+            count += 1
+        return self._drop(count)
+
+    def _drop(self, actions: int) -> str:
+        if self.game_id is None or actions < 1 or actions > len(self.actions):
+            raise NothingToConfirm("there is nothing to take back")
+        taken = self.journal.take_back(self.game_id, actions)
+        self._held_board = dict(self.last_board)
+        del self.actions[-actions:]
+        del self.states[-actions:]
+        self._successors = None
+        self.decision = NoChange()
+        self.log("undo", f"took back {', '.join(reversed(taken))}")
+        return taken[-1]
+
+    def _is_hidden_chance_step(self, index: int) -> bool:
+        before = self.states[index]
+        if self.game.actor(before) != CHANCE:
+            return False
+        return self.game.board(before) == self.game.board(self.states[index + 1])
+
+    def _actions_back(self, steps: int) -> int:
+        """How many actions lie between now and the ``steps``-th distinct earlier position."""
+        current = self.expected_board
+        seen = 0
+        last = current
+        for back, state in enumerate(reversed(self.states[:-1]), start=1):
+            board = self.game.board(state)
+            if board != current and board != last:
+                seen += 1
+                last = board
+                if seen == steps:
+                    return back
+        return steps
+
+    def log(self, kind: str, text: str) -> None:
+        self.events.append(Event(kind, text))
+        del self.events[:-50]
+
+    # -- status for the page and the API ----------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        if not self.started:
+            return {"game": self.game.id, "started": False, "phase": None, "to_act": None,
+                    "events": [{"kind": e.kind, "text": e.text} for e in self.events[-12:]]}
+        view = self.game.view(self.state, None)
+        actor = self.game.actor(self.state)
+        sheet = self.game.score(self.state)
+        decision = self.decision
+        status: dict[str, Any] = {
+            "game": self.game.id,
+            "game_id": self.game_id,
+            "started": True,
+            "players": list(self.players),
+            "options": self.options,
+            "phase": view.get("phase"),
+            "to_act": view.get("to_act", self.players[actor] if actor >= 0 else None),
+            "finished": self.game.is_terminal(self.state),
+            "moves": len(self.actions),
+            "last_action": self.actions[-1] if self.actions else None,
+            "view": view,
+            "expected_board": self.expected_board,
+            "legal": [] if self.successors.chance else self.game.legal_actions(self.state),
+            "scores": sheet.to_json(),
+            "winners": [self.players[s] for s in self.game.winners(self.state)]
+            if self.game.is_terminal(self.state) else [],
+            "decision": type(decision).__name__,
+            "discrepancy": None,
+            "prompt": None,
+            "progress": None,
+            "events": [{"kind": e.kind, "text": e.text} for e in self.events[-12:]],
+        }
+        if isinstance(decision, Discrepancy):
+            status["discrepancy"] = {
+                "message": decision.message,
+                "wrong_sites": [w.site for w in decision.wrong],
+                "sites": [{"site": w.site, "expected": w.expected, "seen": w.seen,
+                           "advice": w.advice()} for w in decision.wrong],
+            }
+        elif isinstance(decision, Choose):
+            status["prompt"] = {"kind": "choose",
+                                "options": [s.action for s in decision.successors]}
+        elif isinstance(decision, TakeBack):
+            status["prompt"] = {"kind": "undo", "steps": decision.steps}
+        elif isinstance(decision, InProgress):
+            status["progress"] = {
+                "targets": list(decision.targets),
+                "active": list(decision.active),
+                "actions": [s.action for s in decision.successors][:20],
+                "message": f"go on: {', '.join(pretty(t) for t in decision.targets[:6])}",
+            }
+        return status
+
+
+def _guidance(expected: Mapping[str, str], seen: Mapping[str, str]) -> Discrepancy:
+    """Every site that differs from the expected board, as a discrepancy to put right."""
+    sites = sorted(site for site in expected.keys() | seen.keys()
+                   if expected.get(site) != seen.get(site))
+    return Discrepancy(tuple(WrongSite(site, expected.get(site), seen.get(site))
+                             for site in sites))

@@ -1,0 +1,142 @@
+"""The web side of the service: the status page, a JSON API, and live updates by SSE.
+
+Reading is open to everyone at the table; anything that changes the game needs the profile's
+token as ``Authorization: Bearer <token>`` (401 without one, 403 with a wrong one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, HTTPException
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, Field
+from sse_starlette.sse import EventSourceResponse
+
+from games.core.errors import GameError
+
+from .service import TableService
+from .table import NothingToConfirm
+
+STATIC = Path(__file__).parent / "static"
+
+
+class NewGame(BaseModel):
+    players: list[Annotated[str, Field(min_length=1, max_length=24)]] = Field(
+        min_length=1, max_length=8)
+    options: dict[str, str] = Field(default_factory=dict)
+
+
+class Steps(BaseModel):
+    steps: int = Field(default=1, ge=1, le=50)
+
+
+class Choice(BaseModel):
+    index: int = Field(ge=0, le=100)
+
+
+class Done(BaseModel):
+    ok: bool
+    message: str
+
+
+def create_app(service: TableService, token: str) -> FastAPI:
+    app = FastAPI(title="tabletop", description="The smart table's status and controls.",
+                  version="0.1.0")
+
+    def authorised(authorization: Annotated[str | None, Header()] = None) -> None:
+        if not authorization or not authorization.startswith("Bearer "):
+            raise HTTPException(401, "send the table's token as 'Authorization: Bearer <token>'",
+                                headers={"WWW-Authenticate": "Bearer"})
+        if not hmac.compare_digest(authorization.removeprefix("Bearer ").encode(),
+                                   token.encode()):
+            raise HTTPException(403, "wrong token")
+
+    guard = [Depends(authorised)]
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def page() -> str:
+        return (STATIC / "status.html").read_text(encoding="utf-8")
+
+    @app.get("/api/status")
+    def status() -> dict[str, Any]:
+        """Everything the page shows: game, decision, scores, events, hardware health."""
+        return service.status()
+
+    @app.get("/api/sites")
+    def sites() -> dict[str, Any]:
+        """The game's sensed sites with drawing coordinates."""
+        game = service.table.game
+        players = len(service.table.players) or game.max_players
+        return {"game": game.id, "name": game.name,
+                "sites": [{"id": s.id, "x": s.x, "y": s.y, "label": s.label}
+                          for s in game.sites(players)]}
+
+    @app.get("/api/events")
+    async def events() -> EventSourceResponse:
+        """Server-sent events: one ``status`` event now and after every change."""
+        queue = service.subscribe()
+
+        async def stream():
+            try:
+                yield {"event": "status", "data": json.dumps(service.status())}
+                while True:
+                    try:
+                        status = await asyncio.wait_for(queue.get(), timeout=15)
+                    except TimeoutError:
+                        status = service.status()
+                    yield {"event": "status", "data": json.dumps(status)}
+            finally:
+                service.unsubscribe(queue)
+
+        return EventSourceResponse(stream())
+
+    @app.post("/api/game", dependencies=guard)
+    def new_game(body: NewGame) -> Done:
+        """Start a new game (any game in progress is aborted and stays in the journal)."""
+        try:
+            service.table.new_game(body.players, body.options)
+        except GameError as error:
+            raise HTTPException(422, str(error)) from None
+        service.judge()
+        return Done(ok=True, message=f"new game: {', '.join(body.players)}")
+
+    @app.post("/api/confirm", dependencies=guard)
+    def confirm() -> Done:
+        return _act(service.table.confirm)
+
+    @app.post("/api/undo", dependencies=guard)
+    def undo(body: Steps) -> Done:
+        return _act(lambda: service.table.undo(body.steps))
+
+    @app.post("/api/choose", dependencies=guard)
+    def choose(body: Choice) -> Done:
+        return _act(lambda: service.table.choose(body.index))
+
+    @app.post("/api/abort", dependencies=guard)
+    def abort() -> Done:
+        table = service.table
+        if table.game_id is None or not table.started:
+            raise HTTPException(409, "no game is running")
+        table.journal.end(table.game_id, "aborted")
+        table.log("game", "game aborted")
+        table.states.clear()
+        table.game_id = None
+        service.judge()
+        return Done(ok=True, message="game aborted")
+
+    def _act(step) -> Done:
+        if not service.table.started:
+            raise HTTPException(409, "no game is running")
+        try:
+            message = step()
+        except NothingToConfirm as error:
+            raise HTTPException(409, str(error)) from None
+        service.judge()
+        return Done(ok=True, message=message)
+
+    return app

@@ -1,0 +1,211 @@
+"""The reader hub's logic: self-test, scan, debounce, report, answer the host.
+
+Hardware comes in through three small interfaces so the same code runs on the RP2040 and in
+tests under MicroPython with fakes:
+
+- reader: ``version() -> int`` (the MFRC522 VersionReg), ``init()``, and
+  ``read_uid(expected) -> bytes | None`` (None = no tag); any exception is a bus fault.
+- port: ``write(bytes)`` and ``read() -> bytes`` (non-blocking, b"" when nothing waits).
+- clock: ``ticks_ms()``, ``ticks_us()``, ``ticks_add(t, d)``, ``ticks_diff(a, b)`` (MicroPython's
+  ``time`` module itself on the device).
+
+A bad reader is reported and retried, never allowed to stop the scan of the others.
+"""
+
+import protocol as p
+
+# Version register values of MFRC522 chips and the common compatible clones.
+KNOWN_VERSIONS = (0x88, 0x90, 0x91, 0x92, 0xB2, 0x12, 0x15)
+FAULT_AFTER = 3  # consecutive failed transfers before a working reader counts as faulty
+MAX_MISS_LIMIT = 50
+MAX_SCAN_PAUSE_MS = 5000
+
+
+def classify_version(version: int) -> int:
+    """Self-test verdict from the version register: silence reads as 0x00 or 0xFF."""
+    if version in KNOWN_VERSIONS:
+        return p.OK
+    if version in (0x00, 0xFF):
+        return p.NO_RESPONSE
+    return p.BAD_VERSION
+
+
+class _Slot:
+    """What the hub knows about one reader."""
+
+    def __init__(self) -> None:
+        self.status = p.NO_RESPONSE
+        self.version = 0
+        self.uid = None
+        self.misses = 0
+        self.errors = 0
+        self.retry_at = 0
+
+
+class Hub:
+    def __init__(
+        self,
+        readers: list,
+        port: object,
+        clock: object,
+        firmware_version: str,
+        miss_limit: int = 3,
+        scan_pause_ms: int = 0,
+        heartbeat_ms: int = 1000,
+        retry_ms: int = 2000,
+    ) -> None:
+        self.readers = readers
+        self.port = port
+        self.clock = clock
+        self.firmware_version = firmware_version
+        self.miss_limit = miss_limit
+        self.scan_pause_ms = scan_pause_ms
+        self.heartbeat_ms = heartbeat_ms
+        self.retry_ms = retry_ms
+        self.slots = [_Slot() for _ in readers]
+        self.seq = 0
+        self.frames_in = p.FrameReader()
+        self.scan_cycles = 0
+        self.missed_reads = 0
+        self.cycle_us = 0
+        self.started = clock.ticks_ms()
+        self.last_heartbeat = self.started
+
+    # -- output ---------------------------------------------------------------------------
+
+    def send(self, kind: int, body: bytes) -> None:
+        self.port.write(p.encode(kind, self.seq, body))
+        self.seq = (self.seq + 1) & 0xFFFF
+
+    def send_hello(self) -> None:
+        self.send(p.HELLO, p.hello_body(len(self.readers), self.miss_limit, self.firmware_version))
+        checks = [(slot.status, slot.version) for slot in self.slots]
+        self.send(p.SELF_TEST, p.self_test_body(checks))
+
+    def send_snapshot(self) -> None:
+        states = [(slot.status, slot.uid) for slot in self.slots]
+        self.send(p.SNAPSHOT, p.snapshot_body(states))
+
+    def send_heartbeat(self) -> None:
+        now = self.clock.ticks_ms()
+        self.last_heartbeat = now
+        uptime = self.clock.ticks_diff(now, self.started)
+        body = p.heartbeat_body(
+            uptime, self.scan_cycles, self.frames_in.errors, self.missed_reads, self.cycle_us
+        )
+        self.send(p.HEARTBEAT, body)
+
+    # -- readers --------------------------------------------------------------------------
+
+    def _probe(self, index: int) -> int:
+        """Read the version register and initialise; returns the new status."""
+        slot = self.slots[index]
+        try:
+            slot.version = self.readers[index].version() & 0xFF
+            status = classify_version(slot.version)
+            if status == p.OK:
+                self.readers[index].init()
+        except Exception:  # a dead bus may raise anything; it must not stop the hub
+            status = p.NO_RESPONSE
+        slot.errors = 0
+        slot.retry_at = self.clock.ticks_add(self.clock.ticks_ms(), self.retry_ms)
+        return status
+
+    def boot(self) -> None:
+        """Self-test every reader (version register), then announce ourselves."""
+        for index, slot in enumerate(self.slots):
+            slot.status = self._probe(index)
+        self.send_hello()
+
+    def _retry(self, index: int) -> None:
+        slot = self.slots[index]
+        if self.clock.ticks_diff(self.clock.ticks_ms(), slot.retry_at) < 0:
+            return
+        status = self._probe(index)
+        if status != slot.status:
+            slot.status = status
+            self.send(p.READER_FAULT, p.fault_body(index, status))
+
+    def _scan_one(self, index: int) -> None:
+        slot = self.slots[index]
+        if slot.status != p.OK:
+            self._retry(index)
+            return
+        try:
+            uid = self.readers[index].read_uid(slot.uid)
+            if uid:
+                uid = bytes(uid)
+                if len(uid) not in (4, 7, 10):
+                    raise ValueError("not an ISO 14443-A UID")
+        except Exception:
+            self.missed_reads += 1
+            slot.errors += 1
+            if slot.errors >= FAULT_AFTER:
+                slot.status = p.COMM_ERROR
+                slot.retry_at = self.clock.ticks_add(self.clock.ticks_ms(), self.retry_ms)
+                self.send(p.READER_FAULT, p.fault_body(index, p.COMM_ERROR))
+            return
+        slot.errors = 0
+        if uid:
+            if uid != slot.uid:
+                if slot.uid is not None:
+                    self.send(p.TAG_LEFT, p.tag_body(index, slot.uid))
+                slot.uid = uid
+                self.send(p.TAG_ARRIVED, p.tag_body(index, uid))
+            slot.misses = 0
+        elif slot.uid is not None:
+            self.missed_reads += 1
+            slot.misses += 1
+            if slot.misses >= self.miss_limit:
+                self.send(p.TAG_LEFT, p.tag_body(index, slot.uid))
+                slot.uid = None
+                slot.misses = 0
+
+    def scan_cycle(self) -> None:
+        """Read every reader once, emitting arrivals, departures and faults."""
+        start = self.clock.ticks_us()
+        for index in range(len(self.slots)):
+            self._scan_one(index)
+            self.poll()
+        self.scan_cycles += 1
+        self.cycle_us = self.clock.ticks_diff(self.clock.ticks_us(), start)
+
+    # -- host commands --------------------------------------------------------------------
+
+    def poll(self) -> None:
+        data = self.port.read()
+        if data:
+            for kind, _seq, body in self.frames_in.feed(data):
+                self.handle(kind, body)
+
+    def handle(self, kind: int, body: bytes) -> None:
+        expected = {p.REQUEST_HELLO: 0, p.REQUEST_SNAPSHOT: 0, p.PING: 4, p.SET_SCAN: 3}
+        if kind not in expected:
+            self.send(p.COMMAND_ERROR, p.command_error_body(kind, p.UNKNOWN_COMMAND))
+        elif len(body) != expected[kind]:
+            self.send(p.COMMAND_ERROR, p.command_error_body(kind, p.BAD_LENGTH))
+        elif kind == p.REQUEST_HELLO:
+            self.send_hello()
+        elif kind == p.REQUEST_SNAPSHOT:
+            self.send_snapshot()
+        elif kind == p.PING:
+            self.send(p.PONG, bytes(body))
+        else:
+            misses = body[0]
+            pause = body[1] | (body[2] << 8)
+            if not 1 <= misses <= MAX_MISS_LIMIT or pause > MAX_SCAN_PAUSE_MS:
+                self.send(p.COMMAND_ERROR, p.command_error_body(kind, p.BAD_VALUE))
+                return
+            self.miss_limit = misses
+            self.scan_pause_ms = pause
+            self.send(p.SETTINGS, p.settings_body(misses, pause))
+
+    # -- main loop ------------------------------------------------------------------------
+
+    def step(self) -> None:
+        """One scan cycle plus whatever is due; the device loop calls this forever."""
+        self.scan_cycle()
+        self.poll()
+        now = self.clock.ticks_ms()
+        if self.clock.ticks_diff(now, self.last_heartbeat) >= self.heartbeat_ms:
+            self.send_heartbeat()

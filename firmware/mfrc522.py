@@ -1,0 +1,225 @@
+"""MFRC522 over SPI: just enough to read ISO 14443-A UIDs fast (4, 7 or 10 bytes).
+
+Implements the reader interface that hub.py expects: ``version()``, ``init()``,
+``read_uid(expected)``. Every scan wakes the tag with WUPA and puts it back to sleep with HLTA,
+so a tag that stays on the reader answers again next scan. When the hub already knows the UID
+on this reader, ``read_uid`` only SELECTs that UID (no anticollision), which is the common,
+cheap case: most readers see the same tag scan after scan.
+
+A dead or missing chip never hangs the loop: every wait has a deadline and raises
+``ReaderBusError`` (an OSError), which the hub counts and reports as a reader fault.
+"""
+
+import time
+
+# Registers (datasheet section 9).
+COMMAND = 0x01
+COM_IRQ = 0x04
+ERROR = 0x06
+FIFO_DATA = 0x09
+FIFO_LEVEL = 0x0A
+CONTROL = 0x0C
+BIT_FRAMING = 0x0D
+COLL = 0x0E
+MODE = 0x11
+TX_CONTROL = 0x14
+TX_ASK = 0x15
+RF_CFG = 0x26
+T_MODE = 0x2A
+T_PRESCALER = 0x2B
+T_RELOAD_H = 0x2C
+T_RELOAD_L = 0x2D
+VERSION = 0x37
+
+# PCD commands.
+IDLE = 0x00
+TRANSCEIVE = 0x0C
+SOFT_RESET = 0x0F
+
+# PICC commands.
+WUPA = 0x52
+SELECT = (0x93, 0x95, 0x97)
+CASCADE_TAG = 0x88
+HLTA = 0x50
+
+TIMER_TICKS = 20  # 20 x 25 us = 0.5 ms: an ISO 14443-A tag answers within ~0.1 ms
+DEADLINE_US = 5000  # longest we wait for the chip itself before calling it a bus fault
+
+
+def crc_a(data: bytes) -> bytes:
+    """ISO 14443-3 CRC_A, low byte first. In Python it is faster than asking the chip
+    (about a dozen SPI transfers) for the 7-byte frames we send."""
+    crc = 0x6363
+    for byte in data:
+        byte ^= crc & 0xFF
+        byte = (byte ^ (byte << 4)) & 0xFF
+        crc = (crc >> 8) ^ (byte << 8) ^ (byte << 3) ^ (byte >> 4)
+    return bytes((crc & 0xFF, (crc >> 8) & 0xFF))
+
+
+class ReaderBusError(OSError):
+    """The chip did not behave like an MFRC522 (no IRQ, all-ones registers)."""
+
+
+class Mfrc522:
+    def __init__(self, spi: object, cs: object, clock: object = time) -> None:
+        self.spi = spi
+        self.cs = cs
+        self.clock = clock
+        self._two = bytearray(2)
+        cs.value(1)
+
+    # -- register access (one chip-select cycle each) ----------------------------------------
+
+    def write(self, reg: int, value: int) -> None:
+        self.cs.value(0)
+        try:
+            self.spi.write(bytes(((reg << 1) & 0x7E, value)))
+        finally:
+            self.cs.value(1)
+
+    def read(self, reg: int) -> int:
+        self.cs.value(0)
+        try:
+            self.spi.write_readinto(bytes((((reg << 1) & 0x7E) | 0x80, 0)), self._two)
+        finally:
+            self.cs.value(1)
+        return self._two[1]
+
+    def write_fifo(self, data: bytes) -> None:
+        """All bytes in one burst: the chip keeps writing to the address it was given."""
+        self.cs.value(0)
+        try:
+            self.spi.write(bytes(((FIFO_DATA << 1) & 0x7E,)) + bytes(data))
+        finally:
+            self.cs.value(1)
+
+    def read_fifo(self, count: int) -> bytes:
+        """`count` FIFO bytes in one burst: each address byte clocks out the previous read."""
+        address = ((FIFO_DATA << 1) & 0x7E) | 0x80
+        answer = bytearray(count + 1)
+        self.cs.value(0)
+        try:
+            self.spi.write_readinto(bytes([address] * count + [0]), answer)
+        finally:
+            self.cs.value(1)
+        return bytes(answer[1:])
+
+    def _set_bits(self, reg: int, mask: int) -> None:
+        self.write(reg, self.read(reg) | mask)
+
+    # -- the hub's reader interface -------------------------------------------------------
+
+    def version(self) -> int:
+        return self.read(VERSION)
+
+    def init(self) -> None:
+        self.write(COMMAND, SOFT_RESET)
+        deadline = self.clock.ticks_add(self.clock.ticks_us(), 50_000)
+        while self.read(COMMAND) & 0x10:  # PowerDown bit clears when the reset is done
+            if self.clock.ticks_diff(deadline, self.clock.ticks_us()) < 0:
+                raise ReaderBusError("MFRC522 did not come out of soft reset")
+        self.write(T_MODE, 0x80)  # timer starts automatically at the end of each transmission
+        self.write(T_PRESCALER, 0xA9)  # 13.56 MHz / (2 * 169 + 1) = 40 kHz: 25 us per tick
+        self.write(T_RELOAD_H, TIMER_TICKS >> 8)
+        self.write(T_RELOAD_L, TIMER_TICKS & 0xFF)
+        self.write(TX_ASK, 0x40)  # 100 % ASK modulation
+        self.write(MODE, 0x3D)  # CRC preset 0x6363 (ISO 14443-3 CRC_A)
+        self.write(RF_CFG, 0x48)  # receiver gain 33 dB: short range, so neighbours are not read
+        self._set_bits(TX_CONTROL, 0x03)  # antenna on, and it stays on
+
+    def read_uid(self, expected: bytes | None = None) -> bytes | None:
+        """UID of the tag on this reader, or None when there is none."""
+        if self._transceive(bytes((WUPA,)), 7) is None:
+            return None
+        if expected:
+            if self._select_known(expected):
+                self._halt()
+                return bytes(expected)
+            # Another tag: the failed SELECT sent it back to IDLE, so wake it again.
+            if self._transceive(bytes((WUPA,)), 7) is None:
+                return None
+        uid = self._anticollision()
+        if uid is not None:
+            self._halt()
+        return uid
+
+    # -- ISO 14443-3 ----------------------------------------------------------------------
+
+    def _transceive(
+        self, data: bytes, last_bits: int = 0, answer_expected: bool = True
+    ) -> bytes | None:
+        """Send a frame and return the answer, or None if no tag answered in time.
+
+        With answer_expected=False (HLTA) it returns as soon as the frame is sent: waiting
+        for the timer to prove the silence would cost a timeout per reader per scan."""
+        self.write(COMMAND, IDLE)
+        self.write(COM_IRQ, 0x7F)
+        self.write(FIFO_LEVEL, 0x80)
+        self.write_fifo(data)
+        self.write(COMMAND, TRANSCEIVE)
+        self.write(BIT_FRAMING, 0x80 | last_bits)  # StartSend
+        deadline = self.clock.ticks_add(self.clock.ticks_us(), DEADLINE_US)
+        while True:
+            irq = self.read(COM_IRQ)
+            if irq == 0xFF:
+                raise ReaderBusError("MFRC522 reads all ones: MISO stuck high")
+            if not answer_expected and irq & 0x40:  # TxIRq: the frame is out
+                self.write(COMMAND, IDLE)
+                return None
+            if irq & 0x30:  # RxIRq or IdleIRq: an answer came
+                break
+            if irq & 0x01:  # TimerIRq: nobody answered
+                return None
+            if self.clock.ticks_diff(deadline, self.clock.ticks_us()) < 0:
+                raise ReaderBusError("MFRC522 never finished a transceive")
+        if self.read(ERROR) & 0x1B:  # buffer overflow, collision, parity or protocol error
+            return None
+        return self.read_fifo(self.read(FIFO_LEVEL))
+
+    def _select(self, level: int, four: bytes) -> int | None:
+        """SELECT one cascade level with its four UID bytes; returns SAK or None."""
+        bcc = four[0] ^ four[1] ^ four[2] ^ four[3]
+        frame = bytes((SELECT[level], 0x70)) + bytes(four) + bytes((bcc,))
+        answer = self._transceive(frame + crc_a(frame))
+        if answer is None or len(answer) != 3:
+            return None
+        return answer[0]
+
+    def _anticollision(self) -> bytes | None:
+        uid = b""
+        for level in range(3):
+            self.write(COLL, 0x80)  # clear ValuesAfterColl
+            answer = self._transceive(bytes((SELECT[level], 0x20)))
+            if answer is None or len(answer) != 5:
+                return None
+            if answer[0] ^ answer[1] ^ answer[2] ^ answer[3] != answer[4]:
+                return None
+            sak = self._select(level, answer[:4])
+            if sak is None:
+                return None
+            if sak & 0x04:  # UID not complete: a cascade tag, then three more bytes
+                uid += answer[1:4]
+            else:
+                return uid + answer[:4]
+        return None
+
+    def _select_known(self, uid: bytes) -> bool:
+        n = len(uid)
+        if n == 4:
+            parts = (uid,)
+        elif n == 7:
+            parts = (bytes((CASCADE_TAG,)) + uid[:3], uid[3:])
+        elif n == 10:
+            parts = (bytes((CASCADE_TAG,)) + uid[:3], bytes((CASCADE_TAG,)) + uid[3:6], uid[6:])
+        else:
+            return False
+        for level, four in enumerate(parts):
+            sak = self._select(level, four)
+            if sak is None:
+                return False
+        return True
+
+    def _halt(self) -> None:
+        frame = bytes((HLTA, 0x00))
+        self._transceive(frame + crc_a(frame), answer_expected=False)  # a halted tag is silent

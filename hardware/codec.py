@@ -1,0 +1,326 @@
+"""Bytes <-> messages for the hub protocol: COBS framing, CRC-32, sequence numbers.
+
+A frame on the wire is ``COBS(type, seq_lo, seq_hi, body..., crc32 LE) 0x00``. COBS removes
+every zero byte from the frame so a single 0x00 always marks a frame end: after line noise the
+receiver resynchronises at the next zero. The CRC-32 (zlib's polynomial, also in MicroPython's
+``binascii``) covers type, sequence and body.
+
+The codec is symmetric (it encodes and decodes every message) so the simulator's virtual hub
+and the host link speak through the same code. Decoding never raises anything but
+`FrameError`; `StreamDecoder` turns even those into counters.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cobs import cobs
+
+from hardware.protocol import (
+    MAX_FRAME,
+    CommandError,
+    CommandErrorCode,
+    Heartbeat,
+    Hello,
+    Message,
+    MessageType,
+    Packet,
+    Ping,
+    Pong,
+    ReaderCheck,
+    ReaderFault,
+    ReaderState,
+    ReaderStatus,
+    RequestHello,
+    RequestSnapshot,
+    SelfTest,
+    SetScan,
+    Settings,
+    Snapshot,
+    TagArrived,
+    TagLeft,
+)
+
+DELIMITER = b"\x00"
+MAX_UID = 10
+"""ISO 14443-3 UIDs are 4, 7 or 10 bytes."""
+_HEADER = struct.Struct("<BH")
+_CRC = struct.Struct("<I")
+_HEARTBEAT = struct.Struct("<IIIII")
+_U32 = struct.Struct("<I")
+_SETTINGS = struct.Struct("<BH")
+
+
+class FrameError(ValueError):
+    """A frame that cannot be trusted. `kind` names the reason for the health counters."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+# -- encoding -------------------------------------------------------------------------------
+
+
+def _uid(uid: bytes) -> bytes:
+    if not 1 <= len(uid) <= MAX_UID:
+        raise ValueError(f"a tag UID has 1 to {MAX_UID} bytes, got {len(uid)}")
+    return bytes((len(uid),)) + uid
+
+
+def _u8(value: int, what: str) -> bytes:
+    if not 0 <= value <= 0xFF:
+        raise ValueError(f"{what} must fit in one byte (0..255), got {value}")
+    return bytes((value,))
+
+
+def _body(message: Message) -> tuple[MessageType, bytes]:
+    match message:
+        case Hello(protocol_version, reader_count, miss_limit, firmware_version):
+            text = firmware_version.encode()
+            return MessageType.HELLO, (
+                _u8(protocol_version, "protocol version")
+                + _u8(reader_count, "reader count")
+                + _u8(miss_limit, "miss limit")
+                + _u8(len(text), "firmware version length")
+                + text
+            )
+        case SelfTest(readers):
+            parts = [_u8(len(readers), "reader count")]
+            parts += [_u8(r.status, "status") + _u8(r.version, "version") for r in readers]
+            return MessageType.SELF_TEST, b"".join(parts)
+        case TagArrived(reader, uid):
+            return MessageType.TAG_ARRIVED, _u8(reader, "reader") + _uid(uid)
+        case TagLeft(reader, uid):
+            return MessageType.TAG_LEFT, _u8(reader, "reader") + _uid(uid)
+        case ReaderFault(reader, status):
+            return MessageType.READER_FAULT, _u8(reader, "reader") + _u8(status, "status")
+        case Heartbeat(uptime_ms, scan_cycles, crc_errors, missed_reads, cycle_us):
+            values = (uptime_ms, scan_cycles, crc_errors, missed_reads, cycle_us)
+            return MessageType.HEARTBEAT, _HEARTBEAT.pack(*(v & 0xFFFFFFFF for v in values))
+        case Snapshot(readers):
+            parts = [_u8(len(readers), "reader count")]
+            for r in readers:
+                parts.append(_u8(r.status, "status"))
+                parts.append(_uid(r.uid) if r.uid else b"\x00")
+            return MessageType.SNAPSHOT, b"".join(parts)
+        case Pong(token):
+            return MessageType.PONG, _U32.pack(token)
+        case Settings(miss_limit, scan_pause_ms):
+            return MessageType.SETTINGS, _SETTINGS.pack(miss_limit, scan_pause_ms)
+        case CommandError(command, code):
+            return MessageType.COMMAND_ERROR, _u8(command, "command") + _u8(code, "code")
+        case RequestHello():
+            return MessageType.REQUEST_HELLO, b""
+        case RequestSnapshot():
+            return MessageType.REQUEST_SNAPSHOT, b""
+        case Ping(token):
+            return MessageType.PING, _U32.pack(token)
+        case SetScan(miss_limit, scan_pause_ms):
+            return MessageType.SET_SCAN, _SETTINGS.pack(miss_limit, scan_pause_ms)
+    raise TypeError(f"not a protocol message: {message!r}")
+
+
+def encode_payload(message: Message, seq: int) -> bytes:
+    """The unframed payload (type, seq, body, CRC): what COBS then stuffs."""
+    kind, body = _body(message)
+    head = _HEADER.pack(kind, seq & 0xFFFF) + body
+    return head + _CRC.pack(zlib.crc32(head))
+
+
+def encode(message: Message, seq: int) -> bytes:
+    """One complete wire frame, delimiter included."""
+    return cobs.encode(encode_payload(message, seq)) + DELIMITER
+
+
+# -- decoding -------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Walks a frame body; every overrun becomes a FrameError instead of an IndexError."""
+
+    def __init__(self, kind: MessageType, data: bytes) -> None:
+        self.kind, self.data, self.pos = kind, data, 0
+
+    def take(self, n: int) -> bytes:
+        if self.pos + n > len(self.data):
+            raise FrameError("bad_body", f"{self.kind.name} frame body is truncated")
+        out = self.data[self.pos : self.pos + n]
+        self.pos += n
+        return out
+
+    def u8(self) -> int:
+        return self.take(1)[0]
+
+    def status(self) -> ReaderStatus:
+        value = self.u8()
+        try:
+            return ReaderStatus(value)
+        except ValueError:
+            raise FrameError("bad_body", f"unknown reader status {value}") from None
+
+    def uid(self, allow_empty: bool = False) -> bytes:
+        n = self.u8()
+        if n == 0 and allow_empty:
+            return b""
+        if not 1 <= n <= MAX_UID:
+            raise FrameError("bad_body", f"tag UID length {n} is not 1..{MAX_UID}")
+        return self.take(n)
+
+    def done(self) -> None:
+        if self.pos != len(self.data):
+            extra = len(self.data) - self.pos
+            raise FrameError("bad_body", f"{self.kind.name} frame has {extra} extra bytes")
+
+
+def _hello(r: _Reader) -> Message:
+    version, count, misses, n = r.u8(), r.u8(), r.u8(), r.u8()
+    try:
+        text = r.take(n).decode()
+    except UnicodeDecodeError:
+        raise FrameError("bad_body", "firmware version is not UTF-8") from None
+    return Hello(version, count, misses, text)
+
+
+def _self_test(r: _Reader) -> Message:
+    n = r.u8()
+    checks = []
+    for _ in range(n):
+        status = r.status()
+        checks.append(ReaderCheck(status, r.u8()))
+    return SelfTest(tuple(checks))
+
+
+def _snapshot(r: _Reader) -> Message:
+    n = r.u8()
+    states = []
+    for _ in range(n):
+        status = r.status()
+        states.append(ReaderState(status, r.uid(allow_empty=True)))
+    return Snapshot(tuple(states))
+
+
+def _command_error(r: _Reader) -> Message:
+    command, value = r.u8(), r.u8()
+    try:
+        return CommandError(command, CommandErrorCode(value))
+    except ValueError:
+        raise FrameError("bad_body", f"unknown command error code {value}") from None
+
+
+def _settings(cls: type[Settings] | type[SetScan]) -> Callable[[_Reader], Message]:
+    return lambda r: cls(*_SETTINGS.unpack(r.take(_SETTINGS.size)))
+
+
+_DECODERS: dict[MessageType, Callable[[_Reader], Message]] = {
+    MessageType.HELLO: _hello,
+    MessageType.SELF_TEST: _self_test,
+    MessageType.TAG_ARRIVED: lambda r: TagArrived(r.u8(), r.uid()),
+    MessageType.TAG_LEFT: lambda r: TagLeft(r.u8(), r.uid()),
+    MessageType.READER_FAULT: lambda r: ReaderFault(r.u8(), r.status()),
+    MessageType.HEARTBEAT: lambda r: Heartbeat(*_HEARTBEAT.unpack(r.take(_HEARTBEAT.size))),
+    MessageType.SNAPSHOT: _snapshot,
+    MessageType.PONG: lambda r: Pong(*_U32.unpack(r.take(4))),
+    MessageType.SETTINGS: _settings(Settings),
+    MessageType.COMMAND_ERROR: _command_error,
+    MessageType.REQUEST_HELLO: lambda r: RequestHello(),
+    MessageType.REQUEST_SNAPSHOT: lambda r: RequestSnapshot(),
+    MessageType.PING: lambda r: Ping(*_U32.unpack(r.take(4))),
+    MessageType.SET_SCAN: _settings(SetScan),
+}
+
+
+def decode_payload(payload: bytes) -> Packet:
+    """Check the CRC and parse an unstuffed payload."""
+    if len(payload) < _HEADER.size + _CRC.size:
+        raise FrameError("short", f"frame of {len(payload)} bytes is shorter than 7")
+    head, (crc,) = payload[:-4], _CRC.unpack(payload[-4:])
+    if zlib.crc32(head) != crc:
+        raise FrameError("crc", "CRC mismatch: the frame was damaged on the way")
+    type_byte, seq = _HEADER.unpack(head[: _HEADER.size])
+    try:
+        kind = MessageType(type_byte)
+    except ValueError:
+        raise FrameError("unknown_type", f"unknown frame type 0x{type_byte:02x}") from None
+    reader = _Reader(kind, head[_HEADER.size :])
+    message = _DECODERS[kind](reader)
+    reader.done()
+    return Packet(seq, message)
+
+
+def decode(frame: bytes) -> Packet:
+    """Decode one wire frame (with or without its trailing 0x00 delimiter)."""
+    if frame.endswith(DELIMITER):
+        frame = frame[:-1]
+    if len(frame) > MAX_FRAME:
+        raise FrameError("too_long", f"frame of {len(frame)} bytes exceeds {MAX_FRAME}")
+    try:
+        payload = cobs.decode(frame)
+    except cobs.DecodeError as exc:
+        raise FrameError("cobs", f"bad COBS stuffing: {exc}") from None
+    return decode_payload(payload)
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """A frame the stream decoder threw away, and why (for logs and health counters)."""
+
+    kind: str
+    reason: str
+
+
+class StreamDecoder:
+    """Cuts a byte stream into frames at each 0x00; counts and drops what does not decode.
+
+    Bytes before the first delimiter after (re)connecting may be the tail of a frame that
+    started earlier, so they are dropped like any other garbage: the CRC catches them.
+    """
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+        self._overflow = False
+        self.errors: Counter[str] = Counter()
+        self.frames = 0
+        self.last_error: Dropped | None = None
+
+    def feed(self, data: bytes) -> list[Packet]:
+        packets: list[Packet] = []
+        start = 0
+        while True:
+            end = data.find(0, start)
+            if end < 0:
+                self._append(data[start:])
+                return packets
+            self._append(data[start:end])
+            start = end + 1
+            if self._overflow:
+                self._drop("too_long", f"frame longer than {MAX_FRAME} bytes")
+            elif self._buffer:
+                try:
+                    packets.append(decode(bytes(self._buffer)))
+                    self.frames += 1
+                except FrameError as exc:
+                    self._drop(exc.kind, str(exc))
+            self._buffer.clear()
+            self._overflow = False
+
+    def _append(self, chunk: bytes) -> None:
+        if self._overflow:
+            return
+        if len(self._buffer) + len(chunk) > MAX_FRAME:
+            self._overflow = True
+            self._buffer.clear()
+        else:
+            self._buffer += chunk
+
+    def _drop(self, kind: str, reason: str) -> None:
+        self.errors[kind] += 1
+        self.last_error = Dropped(kind, reason)
+
+    @property
+    def dropped(self) -> int:
+        return sum(self.errors.values())

@@ -1,0 +1,315 @@
+"""Board profiles: which reader sees which site, which LEDs light it, which pin is which button.
+
+One TOML file per game overlay in `hardware/profiles/` (the hardware underneath is shared).
+Loading validates everything and names the file and key of each mistake, because the person
+reading the error is usually a maker with a soldering iron, not the author of this code.
+Sites are the game's business: the controller passes the game's site names in
+`known_sites`, so this module never has to import a game.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+PROFILES_DIR = Path(__file__).parent / "profiles"
+LED_DRIVERS = ("neopixel", "neopixel_spi", "recording")
+PIXEL_ORDERS = ("RGB", "GRB", "RGBW", "GRBW", "BGR", "BRG")
+PIN_FACTORIES = ("lgpio", "rpigpio", "native", "mock")
+REQUIRED_COLOURS = ("legal", "active", "wrong", "score", "idle")
+REQUIRED_BUTTONS = ("confirm", "undo")
+BCM_PINS = range(0, 28)
+_ROLE = re.compile(r"^[a-z][a-z0-9_:-]*$")
+_HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+Colour = tuple[int, int, int]
+
+
+class ProfileError(ValueError):
+    """A board profile that cannot be used; the message says where and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class HubSettings:
+    url: str
+    baudrate: int
+
+
+@dataclass(frozen=True, slots=True)
+class LedSettings:
+    driver: str
+    pin: str
+    count: int
+    pixel_order: str
+    brightness: float
+    max_brightness: float
+    """A hard cap (power supply budget): brightness is never set above it."""
+    gamma: float
+    sites: Mapping[str, tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSettings:
+    pin_factory: str
+    hold_seconds: float
+    bounce_seconds: float
+    pins: Mapping[str, int]
+    """Role (confirm, undo, hint, player:1, ...) to BCM GPIO number."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardProfile:
+    name: str
+    game: str
+    hub: HubSettings
+    readers: Mapping[int, str]
+    """Hub reader number to site name."""
+    leds: LedSettings
+    buttons: ButtonSettings
+    colours: Mapping[str, Colour]
+    settle_ms: int
+    web_token: str
+    source: Path
+
+    @property
+    def sites(self) -> tuple[str, ...]:
+        return tuple(self.readers[i] for i in sorted(self.readers))
+
+    def reader_of(self, site: str) -> int:
+        for reader, name in self.readers.items():
+            if name == site:
+                return reader
+        raise KeyError(f"no reader watches site {site!r} in profile {self.name!r}")
+
+
+class _Checker:
+    """Reads typed values out of the parsed TOML, raising ProfileError with the key's path."""
+
+    def __init__(self, source: Path) -> None:
+        self.source = source
+
+    def fail(self, where: str, message: str) -> ProfileError:
+        return ProfileError(f"{self.source.name}: {where}: {message}")
+
+    def table(self, data: Mapping[str, Any], key: str, where: str = "") -> dict[str, Any]:
+        path = f"{where}.{key}" if where else key
+        if key not in data:
+            raise self.fail(f"[{path}]", "this table is missing")
+        value = data[key]
+        if not isinstance(value, dict):
+            raise self.fail(path, "must be a table")
+        return value
+
+    def known_keys(self, data: Mapping[str, Any], allowed: Collection[str], where: str) -> None:
+        for key in data:
+            if key not in allowed:
+                hint = ", ".join(sorted(allowed))
+                raise self.fail(where, f"unknown key {key!r} (expected one of: {hint})")
+
+    def value(
+        self, data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str,
+        default: Any = ...,
+    ) -> Any:
+        if key not in data:
+            if default is ...:
+                raise self.fail(where, f"{key!r} is missing")
+            return default
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, kind):
+            kinds = (kind,) if isinstance(kind, type) else kind
+            names = " or ".join(k.__name__ for k in kinds)
+            raise self.fail(f"{where}.{key}", f"must be {names}, got {value!r}")
+        return value
+
+    def number(
+        self, data: Mapping[str, Any], key: str, where: str, low: float, high: float,
+        default: Any = ..., integer: bool = False,
+    ) -> Any:
+        kind: type | tuple[type, ...] = int if integer else (int, float)
+        value = self.value(data, key, kind, where, default)
+        if not low <= value <= high:
+            raise self.fail(f"{where}.{key}", f"must be between {low} and {high}, got {value}")
+        return value
+
+    def choice(
+        self, data: Mapping[str, Any], key: str, where: str, options: Collection[str],
+        default: Any = ...,
+    ) -> str:
+        value = self.value(data, key, str, where, default)
+        if value not in options:
+            raise self.fail(f"{where}.{key}", f"{value!r} is not one of {', '.join(options)}")
+        return value
+
+
+def _colour(check: _Checker, where: str, value: Any) -> Colour:
+    if isinstance(value, str) and _HEX_COLOUR.match(value):
+        return (int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16))
+    if (
+        isinstance(value, list)
+        and len(value) == 3
+        and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value)
+    ):
+        return (value[0], value[1], value[2])
+    raise check.fail(where, f"a colour is '#rrggbb' or [r, g, b] with 0..255, got {value!r}")
+
+
+def _readers(
+    check: _Checker, data: dict[str, Any], known: Collection[str] | None
+) -> dict[int, str]:
+    table = check.table(data, "readers")
+    if not table:
+        raise check.fail("[readers]", "no readers: list 'reader number = \"site\"' pairs")
+    readers: dict[int, str] = {}
+    seen: dict[str, int] = {}
+    for key, site in table.items():
+        if not key.isdigit() or not 0 <= int(key) <= 254:
+            raise check.fail(f"[readers] {key!r}", "reader numbers are 0..254 (the hub's order)")
+        if not isinstance(site, str) or not site:
+            raise check.fail(f"[readers] {key}", f"must be a site name, got {site!r}")
+        if site in seen:
+            raise check.fail(f"[readers] {key}", f"site {site!r} is also reader {seen[site]}")
+        if known is not None and site not in known:
+            raise check.fail(f"[readers] {key}", f"{site!r} is not a site of this game")
+        seen[site] = int(key)
+        readers[int(key)] = site
+    if known is not None:
+        missing = sorted(set(known) - set(seen))
+        if missing:
+            names = ", ".join(missing)
+            raise check.fail("[readers]", f"sites of this game with no reader: {names}")
+    return readers
+
+
+def _leds(check: _Checker, data: dict[str, Any], sites: Collection[str]) -> LedSettings:
+    table = check.table(data, "leds")
+    allowed = ("driver", "pin", "count", "pixel_order", "brightness", "max_brightness",
+               "gamma", "sites")
+    check.known_keys(table, allowed, "[leds]")
+    count = check.number(table, "count", "[leds]", 1, 4096, integer=True)
+    max_brightness = check.number(table, "max_brightness", "[leds]", 0.0, 1.0, default=1.0)
+    brightness = check.number(table, "brightness", "[leds]", 0.0, 1.0, default=max_brightness)
+    if brightness > max_brightness:
+        raise check.fail("[leds].brightness", f"{brightness} is above max_brightness")
+    owner: dict[int, str] = {}
+    mapping: dict[str, tuple[int, ...]] = {}
+    for site, indices in check.table(table, "sites", "leds").items():
+        where = f"[leds.sites] {site!r}"
+        if site not in sites:
+            raise check.fail(where, "no reader watches this site; LEDs light reader sites only")
+        if not isinstance(indices, list) or not indices:
+            raise check.fail(where, f"must be a non-empty list of LED numbers, got {indices!r}")
+        for index in indices:
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
+                raise check.fail(where, f"LED {index!r} is outside the strip (count = {count})")
+            if index in owner:
+                raise check.fail(where, f"LED {index} already lights {owner[index]!r}")
+            owner[index] = site
+        mapping[site] = tuple(indices)
+    return LedSettings(
+        driver=check.choice(table, "driver", "[leds]", LED_DRIVERS),
+        pin=check.value(table, "pin", str, "[leds]", default="D18"),
+        count=count,
+        pixel_order=check.choice(table, "pixel_order", "[leds]", PIXEL_ORDERS, default="GRB"),
+        brightness=float(brightness),
+        max_brightness=float(max_brightness),
+        gamma=float(check.number(table, "gamma", "[leds]", 1.0, 3.0, default=2.2)),
+        sites=MappingProxyType(mapping),
+    )
+
+
+def _buttons(check: _Checker, data: dict[str, Any]) -> ButtonSettings:
+    table = check.table(data, "buttons")
+    check.known_keys(table, ("pin_factory", "hold_seconds", "bounce_seconds", "pins"), "[buttons]")
+    pins: dict[str, int] = {}
+    used: dict[int, str] = {}
+    for role, pin in check.table(table, "pins", "buttons").items():
+        where = f"[buttons.pins] {role!r}"
+        if not _ROLE.match(role):
+            raise check.fail(where, "roles are lower-case names like confirm, undo, player:1")
+        if isinstance(pin, bool) or not isinstance(pin, int) or pin not in BCM_PINS:
+            raise check.fail(where, f"GPIO pins are BCM numbers 0..27, got {pin!r}")
+        if pin in used:
+            raise check.fail(where, f"GPIO{pin} is already the {used[pin]!r} button")
+        used[pin] = role
+        pins[role] = pin
+    missing = [role for role in REQUIRED_BUTTONS if role not in pins]
+    if missing:
+        raise check.fail("[buttons.pins]", f"every table needs these buttons: {', '.join(missing)}")
+    return ButtonSettings(
+        pin_factory=check.choice(table, "pin_factory", "[buttons]", PIN_FACTORIES, default="lgpio"),
+        hold_seconds=float(
+            check.number(table, "hold_seconds", "[buttons]", 0.2, 10.0, default=1.0)
+        ),
+        bounce_seconds=float(
+            check.number(table, "bounce_seconds", "[buttons]", 0.0, 0.5, default=0.05)
+        ),
+        pins=MappingProxyType(pins),
+    )
+
+
+def parse_profile(
+    data: dict[str, Any], source: Path, known_sites: Collection[str] | None = None
+) -> BoardProfile:
+    check = _Checker(source)
+    top = ("name", "game", "settle_ms", "web_token", "hub", "readers", "leds", "buttons", "colours")
+    check.known_keys(data, top, "top level")
+    hub = check.table(data, "hub")
+    check.known_keys(hub, ("url", "baudrate"), "[hub]")
+    url = check.value(hub, "url", str, "[hub]")
+    if not url.strip():
+        raise check.fail("[hub].url", "must name the hub's serial port, e.g. /dev/ttyACM0")
+    readers = _readers(check, data, None if known_sites is None else set(known_sites))
+    colours_table = check.table(data, "colours")
+    colours = {name: _colour(check, f"[colours] {name}", v) for name, v in colours_table.items()}
+    missing = [name for name in REQUIRED_COLOURS if name not in colours]
+    if missing:
+        raise check.fail("[colours]", f"missing colours: {', '.join(missing)}")
+    token = check.value(data, "web_token", str, "top level")
+    if len(token) < 8:
+        raise check.fail("web_token", "must be at least 8 characters: it guards game changes")
+    return BoardProfile(
+        name=check.value(data, "name", str, "top level"),
+        game=check.value(data, "game", str, "top level"),
+        hub=HubSettings(url, check.number(hub, "baudrate", "[hub]", 1200, 4_000_000,
+                                          default=115_200, integer=True)),
+        readers=MappingProxyType(readers),
+        leds=_leds(check, data, set(readers.values())),
+        buttons=_buttons(check, data),
+        colours=MappingProxyType(colours),
+        settle_ms=check.number(data, "settle_ms", "top level", 50, 10_000, integer=True),
+        web_token=token,
+        source=source,
+    )
+
+
+def load_profile(path: str | Path, known_sites: Collection[str] | None = None) -> BoardProfile:
+    """Read and validate a profile file; `known_sites` are the site names of its game."""
+    source = Path(path)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ProfileError(f"{source}: no such profile file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ProfileError(f"{source}: cannot read it ({exc.__class__.__name__})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{source.name}: not valid TOML: {exc}") from None
+    return parse_profile(data, source, known_sites)
+
+
+def find_profile(name_or_path: str) -> Path:
+    """A path as given, or the name of a profile shipped in hardware/profiles/."""
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        return path
+    shipped = PROFILES_DIR / f"{name_or_path}.toml"
+    if shipped.exists():
+        return shipped
+    names = ", ".join(sorted(p.stem for p in PROFILES_DIR.glob("*.toml")))
+    raise ProfileError(f"no profile {name_or_path!r}; shipped profiles: {names}")

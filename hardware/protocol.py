@@ -1,0 +1,196 @@
+"""The hub wire protocol: message types and their fields (docs/protocol.md).
+
+Every message is a frozen dataclass so that the host, the simulator's virtual hub and the tests
+share one vocabulary. Bytes on the wire are the codec's business (`hardware.codec`); this module
+only says what can be said. The numbers here must match `firmware/protocol.py`; the shared test
+vectors (`hardware/protocol_vectors.json`) are what keeps both sides honest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+PROTOCOL_VERSION = 1
+"""Bumped whenever a frame layout changes; the hub announces its version in HELLO."""
+
+MAX_FRAME = 4096
+"""Longest stuffed frame (without its delimiter) the host accepts; longer runs are garbage.
+A snapshot of 255 readers holding 10-byte UIDs still fits."""
+
+MAX_READERS = 255
+
+
+class MessageType(IntEnum):
+    """Frame type byte. Hub-to-host below 0x80, host-to-hub from 0x80."""
+
+    HELLO = 0x01
+    SELF_TEST = 0x02
+    TAG_ARRIVED = 0x03
+    TAG_LEFT = 0x04
+    READER_FAULT = 0x05
+    HEARTBEAT = 0x06
+    SNAPSHOT = 0x07
+    PONG = 0x08
+    SETTINGS = 0x09
+    COMMAND_ERROR = 0x0A
+    REQUEST_HELLO = 0x81
+    REQUEST_SNAPSHOT = 0x82
+    PING = 0x83
+    SET_SCAN = 0x84
+
+
+class ReaderStatus(IntEnum):
+    """Health of one reader, as the self-test, faults and snapshots report it."""
+
+    OK = 0
+    NO_RESPONSE = 1
+    """Nothing answered on the bus (unplugged, wrong chip select, no power)."""
+    BAD_VERSION = 2
+    """Something answered, but the version register is not an MFRC522's (0x91/0x92/clone)."""
+    COMM_ERROR = 3
+    """The reader answered once but a later transfer failed."""
+
+
+class CommandErrorCode(IntEnum):
+    """Why the hub refused a host command."""
+
+    UNKNOWN_COMMAND = 1
+    BAD_LENGTH = 2
+    BAD_VALUE = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """First frame after boot and the answer to REQUEST_HELLO."""
+
+    protocol_version: int
+    reader_count: int
+    miss_limit: int
+    firmware_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderCheck:
+    """One reader's boot self-test: its status and the version register it returned."""
+
+    status: ReaderStatus
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class SelfTest:
+    """Per-reader boot self-test results, index = reader number."""
+
+    readers: tuple[ReaderCheck, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TagArrived:
+    reader: int
+    uid: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class TagLeft:
+    reader: int
+    uid: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderFault:
+    """A reader changed health; status OK means it recovered."""
+
+    reader: int
+    status: ReaderStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """Sent every second: counters for the link health page."""
+
+    uptime_ms: int
+    scan_cycles: int
+    crc_errors: int
+    missed_reads: int
+    cycle_us: int
+    """How long the last full scan of every reader took (the real scan period)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderState:
+    """One reader in a snapshot: its health and the tag it sees (empty bytes = none)."""
+
+    status: ReaderStatus
+    uid: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    readers: tuple[ReaderState, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The scan settings now in force (answer to SET_SCAN)."""
+
+    miss_limit: int
+    scan_pause_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class CommandError:
+    command: int
+    code: CommandErrorCode
+
+
+@dataclass(frozen=True, slots=True)
+class RequestHello:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class RequestSnapshot:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetScan:
+    """Change debouncing (misses before a tag counts as gone) and the pause between scans."""
+
+    miss_limit: int
+    scan_pause_ms: int
+
+
+HubMessage = (
+    Hello
+    | SelfTest
+    | TagArrived
+    | TagLeft
+    | ReaderFault
+    | Heartbeat
+    | Snapshot
+    | Pong
+    | Settings
+    | CommandError
+)
+HostCommand = RequestHello | RequestSnapshot | Ping | SetScan
+Message = HubMessage | HostCommand
+
+
+@dataclass(frozen=True, slots=True)
+class Packet:
+    """A decoded frame: the sender's sequence number and the message."""
+
+    seq: int
+    message: Message

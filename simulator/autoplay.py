@@ -1,0 +1,442 @@
+"""Autoplay bots: whole games played with virtual hands on the virtual table.
+
+A bot keeps its own engine state, picks a legal action at random (seeded), draws chance outcomes
+itself where the table shows them (it really builds the stack, lays the drawn tile), and turns
+each action into physical steps by comparing the board before and after: every changed site is
+lifted first, then every new piece is put (a moved piece is a lift and a put). After each step
+it awaits `settle()`, which the caller injects to wait until the controller has judged the table.
+
+With `mistake_rate` > 0 some moves go wrong first, the way people get them wrong, and are then
+put right after the table has had its say:
+
+- ``wrong_site``: the move is made with a piece on a wrong site (two pieces swapped, or one on
+  an empty site); then the piece is moved where it belongs.
+- ``illegal_move``: before the real move, a move no rule allows (two pieces swapped, a piece
+  moved to an empty site); it is then taken back and the real move made.
+
+The bot never lets the table pass through a position the referee could read as a different
+legal move or as an earlier position (that would be a different game, not a mistake): every
+intermediate board is checked against the successors of the current state and reordered or
+dropped if it would be. It knows no game: everything comes through the engine contract.
+
+What the table cannot show (a secret deal, an action that moves nothing, a board several
+actions explain) is settled through hooks: `hidden_chance(index)` returns what the controller
+drew for action number `index` (else the bot draws), a silent action is confirmed with the
+``confirm`` button, and an ambiguous board is resolved by `choose(action, candidates)` or, by
+default, by playing the first candidate and pressing ``confirm`` (the referee's choice 0).
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from games.core.game import CHANCE
+from simulator.steps import Lift, Press, Put, Step, perform
+from simulator.virtual_table import VirtualTable
+
+Board = Mapping[str, str]
+MistakeKind = Literal["wrong_site", "illegal_move"]
+Hook = Callable[..., Any]
+"""A plain function or a coroutine function; the bot awaits the result when it is awaitable."""
+
+ORDER_TRIES = 24
+MISTAKE_TRIES = 24
+EARLIER_BOARDS = 12
+
+
+class AutoplayError(RuntimeError):
+    """The bot cannot go on (a hook answered with an action that is not legal, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    kind: MistakeKind
+    action_index: int
+    """Index in the record of the action during which it happened."""
+    steps: tuple[str, ...]
+    """The wrong steps, in scenario text."""
+    correction: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AutoplayResult:
+    record: dict[str, Any]
+    """The replay record: {"game", "players", "options", "actions"}."""
+    finished: bool
+    actions: int
+    moves: int
+    """Actions of players (not chance)."""
+    steps: int
+    """Physical steps made, mistakes and corrections included."""
+    mistakes: tuple[Mistake, ...]
+    unsafe_steps: int
+    """Intermediate boards the bot could not keep clear of another legal reading."""
+    board: dict[str, str]
+    """The virtual table at the end."""
+    expected_board: dict[str, str]
+    """`board()` of the bot's final state: equal to `board` unless something went wrong."""
+    scores: dict[str, int]
+    winners: tuple[str, ...]
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "finished": self.finished,
+            "actions": self.actions,
+            "moves": self.moves,
+            "steps": self.steps,
+            "mistakes": len(self.mistakes),
+            "corrected": len(self.mistakes),
+            "scores": self.scores,
+            "winners": list(self.winners),
+            "board_matches": self.board == self.expected_board,
+        }
+
+
+def plan_steps(before: Board, after: Board) -> list[Step]:
+    """Lift every site whose piece changes, then put every new piece."""
+    lifts: list[Step] = [Lift(site) for site in sorted(before) if after.get(site) != before[site]]
+    puts: list[Step] = [
+        Put(after[site], site) for site in sorted(after) if before.get(site) != after[site]
+    ]
+    return lifts + puts
+
+
+def board_after(board: Board, step: Step) -> dict[str, str]:
+    result = dict(board)
+    if isinstance(step, Put):
+        result[step.site] = step.piece
+    elif isinstance(step, Lift):
+        result.pop(step.site, None)
+    return result
+
+
+def _key(board: Board) -> frozenset[tuple[str, str]]:
+    return frozenset(board.items())
+
+
+async def _call(hook: Hook, *args: Any) -> Any:
+    result = hook(*args)
+    if inspect.isawaitable(result):
+        result = await result
+    return result
+
+
+@dataclass
+class _Turn:
+    """What the bot knows about the current state's successors."""
+
+    board: dict[str, str]
+    successors: dict[str, dict[str, str]]
+    danger: set[frozenset[tuple[str, str]]] = field(default_factory=set)
+
+
+class AutoplayBot:
+    def __init__(
+        self,
+        table: VirtualTable,
+        players: Sequence[str],
+        options: Mapping[str, str] | None = None,
+        *,
+        settle: Callable[[], Awaitable[Any] | Any],
+        seed: int = 0,
+        mistake_rate: float = 0.0,
+        settle_every: Literal["step", "action"] = "step",
+        hidden_chance: Callable[[int], Awaitable[str] | str] | None = None,
+        choose: Callable[[str, tuple[str, ...]], Awaitable[Any] | Any] | None = None,
+        confirm_button: str = "confirm",
+        on_step: Callable[[Step], None] | None = None,
+    ) -> None:
+        if not 0.0 <= mistake_rate <= 1.0:
+            raise ValueError(f"mistake_rate is a share 0..1, got {mistake_rate}")
+        if settle_every not in ("step", "action"):
+            raise ValueError(f"settle_every is 'step' or 'action', not {settle_every!r}")
+        if confirm_button not in table.buttons.roles:
+            raise ValueError(f"the table has no {confirm_button!r} button")
+        self.table = table
+        self.game = table.game
+        self.state = self.game.initial(list(players), dict(options or {}))
+        self.players = tuple(self.game.players(self.state))
+        self.options = dict(self.game.check_options(options))
+        self.settle = settle
+        self.rng = random.Random(seed)
+        self.mistake_rate = mistake_rate
+        self.settle_every = settle_every
+        self.hidden_chance = hidden_chance
+        self.choose = choose
+        self.confirm_button = confirm_button
+        self.on_step = on_step
+        self.actions: list[str] = []
+        self.mistakes: list[Mistake] = []
+        self.steps = 0
+        self.moves = 0
+        self.unsafe_steps = 0
+        self._history: list[dict[str, str]] = [self.game.board(self.state)]
+
+    @property
+    def record(self) -> dict[str, Any]:
+        return {
+            "game": self.game.id,
+            "players": list(self.players),
+            "options": dict(self.options),
+            "actions": list(self.actions),
+        }
+
+    # -- the game ----------------------------------------------------------------------------
+
+    async def play(self, max_actions: int = 100_000) -> AutoplayResult:
+        """Play until the game ends (or `max_actions` more actions) and report."""
+        for _ in range(max_actions):
+            if self.game.is_terminal(self.state):
+                break
+            await self.play_one()
+        return self.result()
+
+    def result(self) -> AutoplayResult:
+        sheet = self.game.score(self.state)
+        finished = self.game.is_terminal(self.state)
+        return AutoplayResult(
+            record=self.record,
+            finished=finished,
+            actions=len(self.actions),
+            moves=self.moves,
+            steps=self.steps,
+            mistakes=tuple(self.mistakes),
+            unsafe_steps=self.unsafe_steps,
+            board=self.table.board(),
+            expected_board=self.game.board(self.state),
+            scores=dict(zip(sheet.players, sheet.totals, strict=True)),
+            winners=tuple(self.players[s] for s in self.game.winners(self.state))
+            if finished else (),
+        )
+
+    async def play_one(self) -> str:
+        """Choose, show and record one action; returns it."""
+        game, state = self.game, self.state
+        actor = game.actor(state)
+        turn = self._turn()
+        if actor == CHANCE and all(b == turn.board for b in turn.successors.values()):
+            action = await self._hidden(state)
+            self._advance(action)
+            return action
+        if actor == CHANCE:
+            action = game.sample_chance(state, self.rng)
+        else:
+            action = self.rng.choice(self._expressible(turn))
+            self.moves += 1
+        after = turn.successors[action]
+        same = tuple(a for a, b in turn.successors.items() if b == after)
+        if len(same) > 1 and self.choose is None:
+            action = same[0]  # the referee's first reading: the confirm button picks it
+        turn.danger = {_key(b) for a, b in turn.successors.items() if b != after}
+        turn.danger |= {_key(b) for b in self._history[-EARLIER_BOARDS:] if b != turn.board}
+        if after != turn.board:
+            made = None
+            if self.rng.random() < self.mistake_rate:
+                made = await self._mistake(turn, after)
+            if made != "wrong_site":  # a wrong-site mistake ends with the move done
+                await self._steps(turn.board, plan_steps(turn.board, after), turn.danger)
+            if self.settle_every == "action":
+                await _call(self.settle)
+        if len(same) > 1 or after == turn.board:
+            await self._resolve(action, same)
+        self._advance(action)
+        return action
+
+    def _turn(self) -> _Turn:
+        board = self.game.board(self.state)
+        successors = {
+            action: self.game.board(self.game.apply(self.state, action))
+            for action in self.game.legal_actions(self.state)
+        }
+        return _Turn(board, successors)
+
+    def _expressible(self, turn: _Turn) -> list[str]:
+        """Actions the table can show: a board of their own, or (with no `choose` hook) the
+        first of several actions sharing a board, which confirm picks; or the only silent
+        action, which confirm plays. All legal actions if none is."""
+        first: dict[frozenset[tuple[str, str]], str] = {}
+        for action, board in turn.successors.items():
+            first.setdefault(_key(board), action)
+        silent = [a for a, b in turn.successors.items() if b == turn.board]
+        good = [
+            a for a, b in turn.successors.items()
+            if (b != turn.board and (self.choose is not None or first[_key(b)] == a))
+            or silent == [a]
+        ]
+        return good or list(turn.successors)
+
+    async def _hidden(self, state: Any) -> str:
+        """A chance outcome the table cannot show: the controller's draw, or our own."""
+        if self.hidden_chance is None:
+            return self.game.sample_chance(state, self.rng)
+        action = await _call(self.hidden_chance, len(self.actions))
+        if action not in self.game.legal_actions(state):
+            raise AutoplayError(
+                f"hidden_chance({len(self.actions)}) gave {action!r}, not a possible outcome"
+            )
+        return str(action)
+
+    async def _resolve(self, action: str, same: tuple[str, ...]) -> None:
+        """Tell the controller which of several readings (or which silent action) it was."""
+        if self.choose is not None and len(same) > 1:
+            await _call(self.choose, action, same)
+        else:
+            await self._do(Press(self.confirm_button))
+            await _call(self.settle)
+
+    def _advance(self, action: str) -> None:
+        self.state = self.game.apply(self.state, action)
+        self.actions.append(action)
+        board = self.game.board(self.state)
+        if board != self._history[-1]:
+            self._history.append(board)
+
+    # -- hands ---------------------------------------------------------------------------------
+
+    async def _do(self, step: Step) -> None:
+        await perform(self.table, step)
+        self.steps += 1
+        if self.on_step is not None:
+            self.on_step(step)
+
+    async def _steps(
+        self, board: Board, steps: list[Step], danger: set[frozenset[tuple[str, str]]]
+    ) -> None:
+        """Do `steps` in an order whose intermediate boards are all safe, if there is one."""
+        ordered, unsafe = self._safe_order(board, steps, danger)
+        self.unsafe_steps += unsafe
+        for step in ordered:
+            await self._do(step)
+            if self.settle_every == "step":
+                await _call(self.settle)
+
+    def _unsafe(
+        self, board: Board, steps: Sequence[Step], danger: set[frozenset[tuple[str, str]]]
+    ) -> int:
+        count = 0
+        for step in steps[:-1]:
+            board = board_after(board, step)
+            count += _key(board) in danger
+        return count
+
+    def _safe_order(
+        self, board: Board, steps: list[Step], danger: set[frozenset[tuple[str, str]]]
+    ) -> tuple[list[Step], int]:
+        """`steps` as planned (lifts, then puts) if that is safe, else the safest of some
+        random orders a hand could really follow: a put only once its site is clear and once
+        the piece it lays has been picked up (if it lay elsewhere on the table)."""
+        best, best_unsafe = steps, self._unsafe(board, steps, danger)
+        needs = {
+            index: {
+                other for other, lift in enumerate(steps)
+                if isinstance(lift, Lift) and (lift.site == step.site
+                                               or board.get(lift.site) == step.piece)
+            }
+            for index, step in enumerate(steps) if isinstance(step, Put)
+        }
+        for _ in range(ORDER_TRIES):
+            if not best_unsafe:
+                break
+            done: list[int] = []
+            while len(done) < len(steps):
+                ready = [i for i in range(len(steps))
+                         if i not in done and needs.get(i, set()) <= set(done)]
+                done.append(self.rng.choice(ready))
+            candidate = [steps[i] for i in done]
+            unsafe = self._unsafe(board, candidate, danger)
+            if unsafe < best_unsafe:
+                best, best_unsafe = candidate, unsafe
+        return best, best_unsafe
+
+    # -- mistakes ------------------------------------------------------------------------------
+
+    async def _mistake(self, turn: _Turn, after: dict[str, str]) -> MistakeKind | None:
+        """Make a mistake of some kind if a safe one exists; returns its kind."""
+        kinds: list[MistakeKind] = ["wrong_site", "illegal_move"]
+        self.rng.shuffle(kinds)
+        for kind in kinds:
+            for _ in range(MISTAKE_TRIES):
+                wrong = self._wrong_board(kind, turn.board, after)
+                if wrong is None:
+                    break
+                if self._acceptable(kind, turn, after, wrong):
+                    await self._make(kind, turn, after, wrong)
+                    return kind
+        return None
+
+    def _acceptable(self, kind: MistakeKind, turn: _Turn, after: Board, wrong: Board) -> bool:
+        """A mistake is a board no rule explains, reached and left without passing one."""
+        if wrong in (turn.board, after) or _key(wrong) in turn.danger:
+            return False
+        danger = turn.danger if kind == "wrong_site" else turn.danger | {_key(after)}
+        target = after if kind == "wrong_site" else turn.board
+        there, back = plan_steps(turn.board, wrong), plan_steps(wrong, target)
+        return not self._unsafe(turn.board, there, danger) and not self._unsafe(wrong, back, danger)
+
+    async def _make(
+        self, kind: MistakeKind, turn: _Turn, after: Board, wrong: dict[str, str]
+    ) -> None:
+        """Make the wrong board, let the table judge it, then put it right: a wrong site goes
+        straight on to the intended board, an illegal move is taken back first."""
+        there = plan_steps(turn.board, wrong)
+        await self._steps(turn.board, there, turn.danger)
+        if self.settle_every == "action":
+            await _call(self.settle)
+        target = after if kind == "wrong_site" else turn.board
+        correction = plan_steps(wrong, target)
+        self.mistakes.append(
+            Mistake(kind, len(self.actions), tuple(map(str, there)), tuple(map(str, correction)))
+        )
+        danger = turn.danger if kind == "wrong_site" else turn.danger | {_key(after)}
+        await self._steps(wrong, correction, danger)
+        if self.settle_every == "action" and kind == "illegal_move":
+            await _call(self.settle)
+
+    def _wrong_board(self, kind: MistakeKind, board: Board, after: Board) -> dict[str, str] | None:
+        rng = self.rng
+        if kind == "wrong_site":
+            moved = [site for site in after if board.get(site) != after[site]]
+            empty = [s for s in self.table.sites if s not in after]
+            options: list[str] = []
+            if len(moved) >= 2:
+                options.append("swap")
+            if moved and empty:
+                options.append("misplace")
+            if not options:
+                return None
+            wrong = dict(after)
+            if rng.choice(options) == "swap":
+                a, b = _alike_pair(rng, moved, after)
+                wrong[a], wrong[b] = after[b], after[a]
+            else:
+                site = rng.choice(moved)
+                wrong[rng.choice(empty)] = wrong.pop(site)
+            return wrong
+        occupied = sorted(board)
+        empty = [s for s in self.table.sites if s not in board]
+        options = []
+        if len(occupied) >= 2:
+            options.append("swap")
+        if occupied and empty:
+            options.append("move")
+        if not options:
+            return None
+        wrong = dict(board)
+        if rng.choice(options) == "swap":
+            a, b = _alike_pair(rng, occupied, board)
+            wrong[a], wrong[b] = board[b], board[a]
+        else:
+            wrong[rng.choice(empty)] = wrong.pop(rng.choice(occupied))
+        return wrong
+
+
+def _alike_pair(rng: random.Random, sites: list[str], board: Board) -> tuple[str, str]:
+    """Two of `sites`, preferably holding the same kind of piece (two tikis, not a tiki and a
+    card): the swap a person actually makes by mistake."""
+    pairs = [(a, b) for a in sites for b in sites if a < b]
+    alike = [(a, b) for a, b in pairs if board[a].split(":")[0] == board[b].split(":")[0]]
+    return rng.choice(alike or pairs)

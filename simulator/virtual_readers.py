@@ -1,0 +1,116 @@
+"""The RFID side of the virtual table: which tags lie in which reader's field, and readers that
+answer the firmware the way an MFRC522 driver does, with their faults.
+
+`VirtualReader` implements the three calls `firmware/hub.py` makes on a reader (``version``,
+``init``, ``read_uid``), so the firmware's own self-test, debouncing and fault handling decide
+what the host is told. Readers are read from the hub thread and changed from the caller's
+thread; `TagField` and `ReaderFaults` are the only shared state and both are lock-protected or
+immutable.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass
+
+MFRC522_VERSION = 0x92
+"""Version register of a genuine MFRC522 v2.0: passes the firmware's self-test."""
+SILENT_BUS = 0x00
+"""What the version register reads as when no chip answers on the SPI bus."""
+
+
+class ReaderBusError(OSError):
+    """A transfer to a dead reader failed (the firmware driver raises an OSError too)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderFaults:
+    """What is wrong with one reader. The default is a healthy reader."""
+
+    dead: bool = False
+    """No chip answers: self-test NO_RESPONSE at boot, and every scan fails while running."""
+    flicker_rate: float = 0.0
+    """Chance that a scan misses a tag that is there (a tag at the edge of the field)."""
+    slow_ms: float = 0.0
+    """Extra time each scan of this reader takes (a long cable, a marginal antenna)."""
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.flicker_rate <= 1.0:
+            raise ValueError(f"flicker_rate is a probability 0..1, got {self.flicker_rate}")
+        if not 0.0 <= self.slow_ms <= 1000.0:
+            raise ValueError(f"slow_ms must be 0..1000 ms, got {self.slow_ms}")
+
+
+class TagField:
+    """Which tags are over which site right now; several only while one slides across another."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._uids: dict[str, list[bytes]] = {}
+
+    def add(self, site: str, uid: bytes) -> None:
+        with self._lock:
+            self._uids.setdefault(site, []).append(bytes(uid))
+
+    def remove(self, site: str, uid: bytes) -> None:
+        with self._lock:
+            tags = self._uids.get(site, [])
+            if uid not in tags:
+                raise KeyError(f"tag {uid.hex()} is not over {site}")
+            tags.remove(uid)
+            if not tags:
+                del self._uids[site]
+
+    def at(self, site: str) -> tuple[bytes, ...]:
+        with self._lock:
+            return tuple(self._uids.get(site, ()))
+
+    def items(self) -> dict[str, tuple[bytes, ...]]:
+        with self._lock:
+            return {site: tuple(uids) for site, uids in self._uids.items()}
+
+
+class VirtualReader:
+    """One reader under one site (or under no site: a reader the profile does not use)."""
+
+    def __init__(self, site: str | None, field: TagField, rng: random.Random) -> None:
+        self.site = site
+        self.field = field
+        self.faults = ReaderFaults()
+        self.forced_misses = 0
+        """Scans still to miss in a row, whatever lies there (a deterministic flicker)."""
+        self._rng = rng
+        self.scans = 0
+
+    # -- the firmware's reader interface --------------------------------------------------
+
+    def version(self) -> int:
+        return SILENT_BUS if self.faults.dead else MFRC522_VERSION
+
+    def init(self) -> None:
+        if self.faults.dead:
+            raise ReaderBusError("no answer on the SPI bus")
+
+    def read_uid(self, expected: bytes | None = None) -> bytes | None:
+        """Like the MFRC522 driver: the known tag if it is still there, else any tag, else None."""
+        faults = self.faults
+        self.scans += 1
+        if faults.slow_ms:
+            time.sleep(faults.slow_ms / 1000)
+        if faults.dead:
+            raise ReaderBusError("no answer on the SPI bus")
+        if self.site is None:
+            return None
+        uids = self.field.at(self.site)
+        if not uids:
+            return None
+        if self.forced_misses > 0:
+            self.forced_misses -= 1
+            return None
+        if faults.flicker_rate and self._rng.random() < faults.flicker_rate:
+            return None
+        if expected is not None and bytes(expected) in uids:
+            return bytes(expected)
+        return uids[0]

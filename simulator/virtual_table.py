@@ -1,0 +1,323 @@
+"""The virtual table: pieces with virtual tags on the sites of a board profile, read by the
+virtual hub's readers, plus the virtual buttons and LED strip. It is what a person's hands and
+eyes do at a real table, and nothing else: the controller only learns about it through the hub
+protocol on the pty, the gpiozero pins and the strip it drives.
+
+`put`, `lift` and the fault knobs return at once (they only change what lies in the readers'
+fields; the hub thread reports it on its next scan). `slide`, `press` and `hold` take real time
+and are coroutines. The table's own state is lock-protected, so a page's worker threads and
+the event loop may both use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Literal
+
+from games.core.game import Game, Site
+from games.registry import get_game
+from hardware.profile import BoardProfile, find_profile, load_profile
+from hardware.registry import uid_hex
+from simulator.virtual_buttons import VirtualButtons
+from simulator.virtual_hub import LinkFaults, VirtualHub
+from simulator.virtual_readers import ReaderFaults, TagField, VirtualReader
+from simulator.virtual_strip import VirtualStrip
+from simulator.virtual_tags import TagSet, VirtualTag
+
+FOREIGN_PREFIX = "uid:"
+"""How a tag from outside the box shows in `board()`: ``uid:04A1B2C3``."""
+
+
+class TableError(ValueError):
+    """A physical step that cannot be done (the message says why); nothing was changed."""
+
+
+class NoSuchSite(TableError):
+    """The profile has no reader under that site name."""
+
+
+class SiteOccupied(TableError):
+    """A piece already lies there: take it off first (two tags stack only mid-slide)."""
+
+
+class SiteEmpty(TableError):
+    """Nothing lies there to lift or slide."""
+
+
+class NoTagLeft(TableError):
+    """Every tag of that piece already lies on the table."""
+
+
+class VirtualTable:
+    def __init__(
+        self,
+        profile: BoardProfile,
+        game: Game[Any],
+        *,
+        players: int | None = None,
+        tags: TagSet | None = None,
+        link_path: Path | None = None,
+        on_path: Callable[[str], None] | None = None,
+        scan_ms: float | Literal["realistic"] = 10.0,
+        miss_limit: int = 3,
+        heartbeat_ms: int = 1000,
+        seed: int = 0,
+    ) -> None:
+        self.profile = profile
+        self.game = game
+        self.tags = tags or TagSet(game.pieces())
+        self.field = TagField()
+        self.sites = profile.sites
+        rng = random.Random(seed)
+        self.readers = tuple(
+            VirtualReader(profile.readers.get(i), self.field, random.Random(rng.random()))
+            for i in range(max(profile.readers) + 1)
+        )
+        self.hub = VirtualHub(
+            self.readers,
+            scan_ms=scan_ms,
+            miss_limit=miss_limit,
+            heartbeat_ms=heartbeat_ms,
+            link_path=link_path,
+            on_path=on_path,
+            seed=seed,
+        )
+        self.buttons = VirtualButtons(profile.buttons)
+        self.strip = VirtualStrip(profile.leds, profile.colours)
+        counts = [players] if players else range(game.min_players, game.max_players + 1)
+        self._coordinates: Mapping[str, Site] = {
+            site.id: site for n in counts for site in game.sites(n)
+        }
+        self._on_site: dict[str, VirtualTag | bytes] = {}
+        self._lock = threading.RLock()
+        self.on_change: Callable[[dict[str, str]], None] | None = None
+        """Called with the new `board()` after every change (for a live page)."""
+
+    @classmethod
+    def for_game(
+        cls, game_id: str, profile: str | Path | None = None, **options: Any
+    ) -> VirtualTable:
+        """A table for a registered game, with its shipped profile unless one is named."""
+        game = get_game(game_id)
+        counts = [options["players"]] if options.get("players") else range(
+            game.min_players, game.max_players + 1)
+        known = {site.id for n in counts for site in game.sites(n)}
+        return cls(load_profile(find_profile(str(profile or game_id)), known), game, **options)
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    def start(self) -> VirtualTable:
+        """Power the hub up (its thread starts scanning and the pty appears)."""
+        self.hub.start()
+        return self
+
+    def close(self) -> None:
+        self.hub.close()
+        self.buttons.factory.close()
+
+    def __enter__(self) -> VirtualTable:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def url(self) -> str:
+        """What the controller's HubLink opens."""
+        return self.hub.url
+
+    def tag_map(self) -> dict[str, str]:
+        """UID hex -> piece for every virtual tag, to fill the controller's tag registry."""
+        return self.tags.mapping()
+
+    # -- what lies where ----------------------------------------------------------------------
+
+    def board(self) -> dict[str, str]:
+        """The physical truth: site -> piece (``uid:HEX`` for a tag from outside the box)."""
+        with self._lock:
+            return {site: _name(item) for site, item in sorted(self._on_site.items())}
+
+    def piece_at(self, site: str) -> str | None:
+        self._check_site(site)
+        item = self._on_site.get(site)
+        return None if item is None else _name(item)
+
+    def _check_site(self, site: str) -> None:
+        if site not in self.sites:
+            known = ", ".join(self.sites)
+            raise NoSuchSite(f"{site!r} is not a site of this table (sites: {known})")
+
+    def _free_tag(self, piece: str) -> VirtualTag:
+        if piece not in self.tags.pieces:
+            raise TableError(f"{piece!r} is not a piece of {self.game.name}")
+        used = {item for item in self._on_site.values() if isinstance(item, VirtualTag)}
+        for tag in self.tags.tags_of(piece):
+            if tag not in used:
+                return tag
+        count = len(self.tags.tags_of(piece))
+        raise NoTagLeft(f"all {count} tags of {piece} are on the table already")
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change(self.board())
+
+    # -- hands ---------------------------------------------------------------------------------
+
+    def put(self, piece: str, site: str) -> None:
+        """Lay a piece (a free copy of it) on an empty site."""
+        with self._lock:
+            self._check_site(site)
+            if site in self._on_site:
+                raise SiteOccupied(f"{site} already holds {_name(self._on_site[site])}")
+            tag = self._free_tag(piece)
+            self._on_site[site] = tag
+            self.field.add(site, tag.uid)
+            self._changed()
+
+    def put_tag(self, uid: bytes | str, site: str) -> None:
+        """Lay a bare tag (from outside the box, or any UID) on an empty site."""
+        with self._lock:
+            raw = bytes.fromhex(uid_hex(uid))
+            self._check_site(site)
+            if site in self._on_site:
+                raise SiteOccupied(f"{site} already holds {_name(self._on_site[site])}")
+            if any(_uid(item) == raw for item in self._on_site.values()):
+                raise TableError(f"tag {uid_hex(raw)} already lies on the table")
+            self._on_site[site] = _known_or_raw(self.tags, raw)
+            self.field.add(site, raw)
+            self._changed()
+
+    def lift(self, site: str) -> str:
+        """Take the piece off a site; returns what it was."""
+        with self._lock:
+            self._check_site(site)
+            item = self._on_site.pop(site, None)
+            if item is None:
+                raise SiteEmpty(f"{site} is empty: there is nothing to lift")
+            self.field.remove(site, _uid(item))
+            self._changed()
+            return _name(item)
+
+    def path(self, start: str, end: str) -> tuple[str, ...]:
+        """The sites a piece passes over on the straight line from `start` to `end`."""
+        a, b = self._coordinates.get(start), self._coordinates.get(end)
+        if a is None or b is None:
+            return ()
+        others = [s for s in self._coordinates.values() if s.id not in (start, end)]
+        spacing = min(
+            (math.dist((p.x, p.y), (q.x, q.y)) for p in self._coordinates.values()
+             for q in self._coordinates.values() if p.id < q.id),
+            default=1.0,
+        ) or 1.0
+        dx, dy = b.x - a.x, b.y - a.y
+        length2 = dx * dx + dy * dy
+        if not length2:
+            return ()
+        between = []
+        for site in others:
+            t = ((site.x - a.x) * dx + (site.y - a.y) * dy) / length2
+            if not 0 < t < 1:
+                continue
+            off_line = math.dist((site.x, site.y), (a.x + t * dx, a.y + t * dy))
+            if off_line <= 0.3 * spacing and site.id in self.sites:
+                between.append((t, site.id))
+        return tuple(site for _, site in sorted(between))
+
+    async def slide(self, start: str, end: str, scans_per_site: int = 2) -> str:
+        """Slide a piece from `start` to the empty site `end`, over the sites between; each
+        reader on the way has it in its field for `scans_per_site` full scans of the hub."""
+        self._check_site(start)
+        self._check_site(end)
+        with self._lock:
+            item = self._on_site.get(start)
+            if item is None:
+                raise SiteEmpty(f"{start} is empty: there is nothing to slide")
+            if end in self._on_site:
+                raise SiteOccupied(f"{end} already holds {_name(self._on_site[end])}")
+            uid = _uid(item)
+            del self._on_site[start]
+            self._on_site[end] = item  # board() shows it there from now: the hand is on its way
+            self.field.remove(start, uid)
+        try:
+            for site in self.path(start, end):
+                self.field.add(site, uid)
+                try:
+                    await asyncio.to_thread(self.hub.wait_scans, scans_per_site)
+                except TimeoutError:
+                    pass  # an unplugged hub scans nothing; the hand moves on all the same
+                finally:
+                    self.field.remove(site, uid)
+        finally:  # even if cancelled half way, the piece ends where the hand was going
+            self.field.add(end, uid)
+            self._changed()
+        return _name(item)
+
+    async def press(self, role: str) -> None:
+        await self.buttons.press(role)
+
+    async def hold(self, role: str, ms: float) -> None:
+        await self.buttons.hold(role, ms)
+
+    # -- eyes ----------------------------------------------------------------------------------
+
+    def led(self, site: str) -> str:
+        """The colour name a site's LEDs show, blinking ignored (see VirtualStrip.colour)."""
+        self._check_site(site)
+        return self.strip.colour(site)
+
+    # -- fault knobs ---------------------------------------------------------------------------
+
+    def reader_of(self, site: str) -> int:
+        self._check_site(site)
+        return self.profile.reader_of(site)
+
+    def set_reader_faults(self, site: str, faults: ReaderFaults) -> None:
+        self.hub.set_reader_faults(self.reader_of(site), faults)
+
+    def kill_reader(self, site: str, dead: bool = True) -> None:
+        """The reader under `site` stops answering (or answers again with dead=False)."""
+        faults = self.readers[self.reader_of(site)].faults
+        self.set_reader_faults(site, replace(faults, dead=dead))
+
+    def flicker(self, site: str, rate: float) -> None:
+        """The tag on `site` is missed by a share `rate` of the scans."""
+        faults = self.readers[self.reader_of(site)].faults
+        self.set_reader_faults(site, replace(faults, flicker_rate=rate))
+
+    def slow_reader(self, site: str, ms: float) -> None:
+        faults = self.readers[self.reader_of(site)].faults
+        self.set_reader_faults(site, replace(faults, slow_ms=ms))
+
+    def miss(self, site: str, scans: int) -> None:
+        """The tag on `site` is missed for exactly `scans` scans in a row."""
+        self.hub.miss(self.reader_of(site), scans)
+
+    def set_link_faults(self, faults: LinkFaults) -> None:
+        self.hub.set_link_faults(faults)
+
+    def unplug(self) -> None:
+        self.hub.unplug()
+
+    def replug(self) -> str:
+        return self.hub.replug()
+
+
+def _uid(item: VirtualTag | bytes) -> bytes:
+    return item.uid if isinstance(item, VirtualTag) else item
+
+
+def _name(item: VirtualTag | bytes) -> str:
+    return item.piece if isinstance(item, VirtualTag) else FOREIGN_PREFIX + uid_hex(item)
+
+
+def _known_or_raw(tags: TagSet, raw: bytes) -> VirtualTag | bytes:
+    piece = tags.piece_of(raw)
+    if piece is None:
+        return raw
+    return next(tag for tag in tags.tags_of(piece) if tag.uid == raw)

@@ -1,0 +1,96 @@
+"""Virtual RFID tags: a fixed, reproducible UID for every copy of every piece in a game's box.
+
+The UID of copy k of piece P is 0x04 (the NXP manufacturer byte of real NTAG stickers) followed
+by six bytes of SHA-256("P#k"): the same on every run and machine, so a tag registry filled once
+for a simulated table stays valid. `TagSet.export_file` writes the registry's own sharing format
+and `TagSet.enroll` fills a `hardware.registry.TagRegistry` directly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from hardware.registry import EXPORT_FORMAT, EXPORT_VERSION, TagRegistry, check_piece, uid_hex
+
+DEFAULT_COPIES = 2
+"""Each piece id gets at least this many tags: boxes hold identical cards (two up1 cards of one
+colour share an id), and a scenario may lay the second one while the first is still out."""
+
+
+class TagSetError(ValueError):
+    """A piece or UID the tag set does not know; nothing was changed."""
+
+
+def virtual_uid(piece: str, copy: int) -> bytes:
+    """The 7-byte UID of copy `copy` (0-based) of `piece`."""
+    digest = hashlib.sha256(f"{piece}#{copy}".encode()).digest()
+    return b"\x04" + digest[:6]
+
+
+@dataclass(frozen=True, slots=True)
+class VirtualTag:
+    piece: str
+    copy: int
+    uid: bytes
+
+    @property
+    def hex(self) -> str:
+        return uid_hex(self.uid)
+
+
+class TagSet:
+    """Every virtual tag of a box: piece -> its tags, UID -> piece."""
+
+    def __init__(self, pieces: Iterable[str], min_copies: int = DEFAULT_COPIES) -> None:
+        if min_copies < 1:
+            raise TagSetError(f"every piece needs at least one tag, not {min_copies}")
+        counts = Counter(check_piece(piece) for piece in pieces)
+        by_piece: dict[str, tuple[VirtualTag, ...]] = {}
+        by_uid: dict[bytes, VirtualTag] = {}
+        for piece, count in counts.items():
+            tags = tuple(
+                VirtualTag(piece, k, virtual_uid(piece, k)) for k in range(max(count, min_copies))
+            )
+            for tag in tags:
+                if tag.uid in by_uid:  # 48 bits of SHA-256: never seen, but never silent
+                    raise TagSetError(f"UID collision between {piece} and {by_uid[tag.uid].piece}")
+                by_uid[tag.uid] = tag
+            by_piece[piece] = tags
+        self._by_piece: Mapping[str, tuple[VirtualTag, ...]] = MappingProxyType(by_piece)
+        self._by_uid: Mapping[bytes, VirtualTag] = MappingProxyType(by_uid)
+
+    @property
+    def pieces(self) -> tuple[str, ...]:
+        return tuple(self._by_piece)
+
+    def tags_of(self, piece: str) -> tuple[VirtualTag, ...]:
+        try:
+            return self._by_piece[piece]
+        except KeyError:
+            raise TagSetError(f"{piece!r} is not a piece of this box") from None
+
+    def piece_of(self, uid: bytes) -> str | None:
+        """The piece a UID stands for, or None for a tag from outside the box."""
+        tag = self._by_uid.get(bytes(uid))
+        return tag.piece if tag else None
+
+    def mapping(self) -> dict[str, str]:
+        """UID (upper-case hex, the registry's form) to piece, for every tag."""
+        return {tag.hex: tag.piece for tag in self._by_uid.values()}
+
+    def export_file(self, path: str | Path) -> int:
+        """Write the tags in the registry's sharing format (`TagRegistry.import_file` reads it)."""
+        tags = [{"uid": uid, "piece": piece} for uid, piece in self.mapping().items()]
+        document = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "tags": tags}
+        Path(path).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        return len(tags)
+
+    def enroll(self, registry: TagRegistry) -> int:
+        """Enroll every tag (already enrolled ones are left alone); returns how many were new."""
+        return sum(registry.enroll(uid, piece) for uid, piece in self.mapping().items())

@@ -1,0 +1,68 @@
+"""The journal keeps every accepted action across restarts; undo marks, never deletes."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+
+from controller.journal import Journal, JournalError
+from games.core.playout import random_playout
+from games.registry import get_game
+
+
+def test_actions_survive_a_reopen_in_order(tmp_path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    game_id = journal.start("tiki_topple", ["anna", "ben"], {"edition": "schmidt"})
+    for action in ["build a", "mission 1", "up1 nani"]:
+        journal.append(game_id, action)
+    journal.close()  # no explicit flush: every append was its own committed transaction
+    again = Journal(path)
+    stored = again.active()
+    assert stored is not None and stored.id == game_id
+    assert stored.actions == ("build a", "mission 1", "up1 nani")
+    assert stored.players == ("anna", "ben") and stored.options == {"edition": "schmidt"}
+    mode = sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_take_back_marks_and_the_record_follows(tmp_path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    game_id = journal.start("tiki_topple", ["anna", "ben"], {})
+    for action in ["a", "b", "c", "d"]:
+        journal.append(game_id, action)
+    assert journal.take_back(game_id, 2) == ["d", "c"]
+    journal.append(game_id, "e")
+    stored = journal.get(game_id)
+    assert stored is not None and stored.actions == ("a", "b", "e")
+    kept = journal._db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+    assert kept == 5  # nothing deleted
+
+
+def test_a_new_game_ends_the_old_one_and_exports_replay_records(tmp_path) -> None:
+    game = get_game("tiki_topple")
+    played = random_playout(game, ["anna", "ben"], {}, random.Random(3))
+    journal = Journal(tmp_path / "j.sqlite3")
+    first = journal.start("tiki_topple", ["anna", "ben"], {})
+    for action in played.actions:
+        journal.append(first, action)
+    second = journal.start("tiki_topple", ["cleo", "dan"], {})
+    assert journal.active().id == second
+    games = journal.games()
+    assert [(g.id, g.status) for g in games] == [(first, "aborted"), (second, "active")]
+    record = games[0].record()
+    state = game.initial(record["players"], record["options"])
+    for action in record["actions"]:
+        state = game.apply(state, action)
+    assert state == played.final
+    journal.end(second)
+    assert journal.active() is None
+
+
+def test_a_file_that_is_not_a_journal_is_refused(tmp_path) -> None:
+    path = tmp_path / "notes.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(JournalError, match="not a usable journal"):
+        Journal(path)

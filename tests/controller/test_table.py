@@ -1,0 +1,132 @@
+"""A game at the table: settled boards in, journalled actions and decisions out."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from controller.journal import Journal
+from controller.referee import Choose, Discrepancy, InProgress, NoChange, TakeBack
+from controller.table import NothingToConfirm, Table
+from games.core.errors import BadSetup
+from games.core.playout import random_step
+from games.registry import get_game
+
+GAME = get_game("tiki_topple")
+STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
+
+
+def stack_board(stack, pad=None):
+    board = {f"stack:{i}": f"tiki:{t}" for i, t in enumerate(stack, start=1)}
+    return {**board, "pad:play": pad} if pad else board
+
+
+@pytest.fixture
+def table(tmp_path) -> Table:
+    table = Table(GAME, Journal(tmp_path / "journal.sqlite3"), random.Random(1))
+    table.new_game(["anna", "ben"], {})
+    return table
+
+
+def test_building_the_stack_deals_the_secrets_and_starts_play(table: Table) -> None:
+    assert table.status()["phase"] == "build"
+    decision = table.observe(stack_board(STACK))
+    assert decision == NoChange()
+    status = table.status()
+    assert status["phase"] == "play" and status["to_act"] == "anna"
+    assert table.actions[0] == "build " + " ".join(STACK)
+    assert [a.split()[0] for a in table.actions[1:]] == ["mission"] * 2 + ["aside"] * 2
+    assert table.journal.active().actions == tuple(table.actions)
+
+
+def test_a_move_is_journalled_and_a_wrong_board_changes_nothing(table: Table) -> None:
+    table.observe(stack_board(STACK))
+    moved = ("wikiwiki", "nani", *STACK[2:])
+    table.observe(stack_board(moved, "card:red:up1"))
+    assert table.actions[-1] == "up1 wikiwiki"
+    before = list(table.actions)
+    wrong = stack_board(moved, "card:red:up1")
+    wrong["stack:9"], wrong["stack:8"] = wrong["stack:8"], wrong["stack:9"]  # no card for it
+    decision = table.observe(wrong)
+    assert isinstance(decision, InProgress | Discrepancy)
+    assert table.actions == before
+    stray = {**stack_board(moved, "card:red:up1"), "stack:10": "tiki:kapu"}
+    decision = table.observe({k: v for k, v in stray.items() if k != "stack:10"} | {
+        "pad:play": "card:blue:up1"})
+    assert isinstance(decision, Discrepancy)
+    status = table.status()
+    assert status["discrepancy"]["wrong_sites"] == ["pad:play"]
+    assert "card blue:up1" in status["discrepancy"]["message"]
+    assert table.actions == before
+
+
+def test_a_restored_position_is_an_undo_confirmed_by_the_button(table: Table) -> None:
+    table.observe(stack_board(STACK))
+    played = len(table.actions)
+    table.observe(stack_board(("wikiwiki", "nani", *STACK[2:]), "card:red:up1"))
+    assert len(table.actions) == played + 1
+    decision = table.observe(stack_board(STACK))
+    assert decision == TakeBack(1)
+    assert table.status()["prompt"] == {"kind": "undo", "steps": 1}
+    assert table.confirm() == "up1 wikiwiki"
+    assert len(table.actions) == played
+    assert table.journal.active().actions == tuple(table.actions)
+    with pytest.raises(NothingToConfirm):
+        table.choose(0)
+
+
+def test_undo_from_the_page_takes_the_secret_draws_along(table: Table) -> None:
+    table.observe(stack_board(STACK))
+    assert table.undo(1) == "build " + " ".join(STACK)
+    assert table.actions == [] and table.status()["phase"] == "build"
+    with pytest.raises(NothingToConfirm):
+        table.undo(1)
+
+
+def test_a_choice_is_resolved_by_a_button(table: Table) -> None:
+    from controller.referee import Successor
+
+    one = Successor("one", "s1", {"x": "1"})
+    two = Successor("two", "s2", {"x": "1"})
+    table.decision = Choose((one, two))
+    with pytest.raises(NothingToConfirm, match="from 0 to 1"):
+        table.choose(5)
+
+
+def test_a_journalled_game_resumes_exactly(tmp_path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    table = Table(GAME, Journal(path), random.Random(2))
+    table.new_game(["anna", "ben", "cleo"], {"edition": "gamewright"})
+    rng = random.Random(5)
+    while len(table.actions) < 40:
+        action = random_step(GAME, table.state, rng)
+        after = GAME.apply(table.state, action)
+        table.observe(GAME.board(after))
+    resumed = Table(GAME, Journal(path), random.Random(99))
+    resumed.resume(resumed.journal.active())
+    assert resumed.state == table.state
+    assert resumed.actions == table.actions
+
+
+def test_a_whole_game_through_the_table_scores_like_the_engine(tmp_path) -> None:
+    table = Table(GAME, Journal(tmp_path / "j.sqlite3"), random.Random(3))
+    table.new_game(["anna", "ben"], {})
+    rng = random.Random(8)
+    while not GAME.is_terminal(table.state):
+        action = random_step(GAME, table.state, rng)
+        table.observe(GAME.board(GAME.apply(table.state, action)))
+    replayed = GAME.initial(["anna", "ben"])
+    for action in table.journal.games()[-1].actions:
+        replayed = GAME.apply(replayed, action)
+    assert GAME.score(replayed) == GAME.score(table.state)
+    assert table.status()["winners"] and table.journal.active() is None
+    assert table.events[-1].kind == "end"
+
+
+def test_bad_players_are_refused_before_anything_is_stored(tmp_path) -> None:
+    table = Table(GAME, Journal(tmp_path / "j.sqlite3"))
+    with pytest.raises(BadSetup):
+        table.new_game(["solo"], {})
+    assert table.journal.games() == []
+    assert table.status()["started"] is False

@@ -1,0 +1,93 @@
+"""The JSON API: reading is open, changing needs the profile's token, bad input changes nothing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+
+from controller.cli.compose import build_service, load_board
+from controller.web import create_app
+from hardware.leds import RecordingStrip
+
+STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
+TOKEN = "test-token-123"
+
+
+@pytest.fixture
+def service(tmp_path):
+    profile = load_board("tiki_topple")
+    strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
+    service, registry = build_service(profile, tmp_path, url=str(tmp_path / "no-hub"),
+                                      strip=strip, rng=random.Random(1))
+    for tiki in STACK:
+        registry.enroll(f"aabbcc{STACK.index(tiki):02x}", f"tiki:{tiki}")
+    return service
+
+
+@pytest.fixture
+def client(service) -> TestClient:
+    return TestClient(create_app(service, TOKEN))
+
+
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+def test_reading_is_open(client: TestClient) -> None:
+    status = client.get("/api/status").json()
+    assert status["started"] is False
+    assert status["hardware"]["hub"]["connected"] is False
+    sites = client.get("/api/sites").json()
+    assert [s["id"] for s in sites["sites"]][:2] == ["stack:1", "stack:2"]
+    page = client.get("/")
+    assert page.status_code == 200 and "EventSource" in page.text
+    assert "/api/game" in client.get("/openapi.json").json()["paths"]
+
+
+@pytest.mark.parametrize("path", ["/api/game", "/api/confirm", "/api/undo", "/api/choose",
+                                  "/api/abort"])
+def test_changes_need_the_token(client: TestClient, service, path: str) -> None:
+    body = {"players": ["anna", "ben"], "index": 0, "steps": 1}
+    missing = client.post(path, json=body)
+    assert missing.status_code == 401
+    wrong = client.post(path, json=body, headers={"Authorization": "Bearer nope"})
+    assert wrong.status_code == 403
+    assert service.table.started is False and service.table.journal.games() == []
+
+
+def test_a_game_is_started_played_undone_and_aborted(client: TestClient, service) -> None:
+    bad = client.post("/api/game", json={"players": ["solo"]}, headers=AUTH)
+    assert bad.status_code == 422 and "2 to 4 players" in bad.json()["detail"]
+    assert service.table.journal.games() == []
+    assert client.post("/api/game", json={"players": ["anna", "ben"]}, headers=AUTH).json()["ok"]
+    status = client.get("/api/status").json()
+    assert status["phase"] == "build" and status["to_act"] == "chance"
+    # The players build the stack: readers 0-8 see the tikis (as the hub's snapshot says).
+    service.tracker.snapshot({n: f"aabbcc{n:02x}" for n in range(9)}, now=0.0)
+    service.judge()
+    status = client.get("/api/status").json()
+    assert status["phase"] == "play" and status["to_act"] == "anna"
+    assert "up1 wikiwiki" in status["legal"]
+    assert client.post("/api/confirm", headers=AUTH).status_code == 409  # nothing waiting
+    undone = client.post("/api/undo", json={"steps": 1}, headers=AUTH).json()
+    assert undone["message"].startswith("build ")
+    status = client.get("/api/status").json()
+    assert status["phase"] == "build"  # held: the unchanged table is not read again
+    assert status["discrepancy"]["message"].startswith("Take tiki nani off stack 1")
+    assert client.post("/api/undo", json={"steps": 0}, headers=AUTH).status_code == 422
+    assert client.post("/api/abort", headers=AUTH).json()["ok"]
+    assert client.get("/api/status").json()["started"] is False
+    assert client.post("/api/abort", headers=AUTH).status_code == 409
+    assert [g.status for g in service.table.journal.games()] == ["aborted"]
+
+
+def test_malformed_requests_change_nothing(client: TestClient, service) -> None:
+    for body in [None, {"players": "anna"}, {"players": []}, {"players": ["a", "b"],
+                                                             "options": {"edition": 3}}]:
+        response = client.post("/api/game", json=body, headers=AUTH)
+        assert response.status_code == 422
+    response = client.post("/api/game", json={"players": ["a", "b"], "options":
+                                              {"edition": "deluxe"}}, headers=AUTH)
+    assert response.status_code == 422 and "must be one of" in response.json()["detail"]
+    assert service.table.journal.games() == []

@@ -1,0 +1,212 @@
+"""The hub's scan loop under MicroPython with fake readers, read back with the host codec."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from hardware import codec
+from hardware.codec import StreamDecoder
+from hardware.protocol import (
+    CommandError,
+    CommandErrorCode,
+    Heartbeat,
+    Hello,
+    Message,
+    Packet,
+    Ping,
+    Pong,
+    ReaderCheck,
+    ReaderFault,
+    ReaderState,
+    ReaderStatus,
+    RequestSnapshot,
+    SelfTest,
+    SetScan,
+    Settings,
+    Snapshot,
+    TagArrived,
+    TagLeft,
+)
+
+SETUP = """
+import binascii
+from hub import Hub
+from fakes import FakeClock, FakePort, FakeReader
+clock = FakeClock()
+port = FakePort()
+readers = [FakeReader() for _ in range({n})]
+out = []
+def mark():
+    out.append(binascii.hexlify(port.take()).decode())
+"""
+
+UID_A = bytes.fromhex("04a1b2c3")
+UID_B = bytes.fromhex("04112233445566")
+
+
+def frames(hexes: list[str]) -> list[list[Packet]]:
+    """Decode each marked chunk of firmware output; any damaged frame fails the test."""
+    decoder = StreamDecoder()
+    chunks = [decoder.feed(bytes.fromhex(h)) for h in hexes]
+    assert decoder.dropped == 0, decoder.last_error
+    return chunks
+
+
+def messages(chunk: list[Packet]) -> list[Message]:
+    return [packet.message for packet in chunk]
+
+
+def test_boot_self_test_reports_every_reader(micropython: Callable[[str], Any]) -> None:
+    out = micropython(SETUP.format(n=4) + """
+readers[1].broken = True
+readers[2].version_register = 0x00
+readers[3].version_register = 0x37
+hub = Hub(readers, port, clock, 'fw 9', miss_limit=4)
+hub.boot()
+mark()
+report({'out': out, 'inits': [r.inits for r in readers]})
+""")
+    [boot] = frames(out["out"])
+    assert messages(boot) == [
+        Hello(1, 4, 4, "fw 9"),
+        SelfTest(
+            (
+                ReaderCheck(ReaderStatus.OK, 0x92),
+                ReaderCheck(ReaderStatus.NO_RESPONSE, 0),
+                ReaderCheck(ReaderStatus.NO_RESPONSE, 0),
+                ReaderCheck(ReaderStatus.BAD_VERSION, 0x37),
+            )
+        ),
+    ]
+    assert [p.seq for p in boot] == [0, 1]
+    assert out["inits"] == [1, 0, 0, 0]
+
+
+def test_debounce_needs_k_missed_scans(micropython: Callable[[str], Any]) -> None:
+    out = micropython(SETUP.format(n=2) + """
+hub = Hub(readers, port, clock, 'fw', miss_limit=3)
+hub.boot(); port.take()
+readers[0].uid = UID_A
+hub.scan_cycle(); mark()              # arrives
+readers[0].uid = None
+hub.scan_cycle(); hub.scan_cycle(); mark()   # two misses: still there
+readers[0].uid = UID_A
+hub.scan_cycle(); mark()              # back: nothing, counter reset
+readers[0].uid = None
+hub.scan_cycle(); hub.scan_cycle(); mark()
+hub.scan_cycle(); mark()              # third miss in a row: left
+readers[1].uid = UID_A
+hub.scan_cycle(); readers[1].uid = UID_B; hub.scan_cycle(); mark()   # swapped
+report({'out': out, 'missed': hub.missed_reads})
+""".replace("UID_A", repr(UID_A)).replace("UID_B", repr(UID_B)))
+    chunks = [messages(c) for c in frames(out["out"])]
+    assert chunks == [
+        [TagArrived(0, UID_A)],
+        [],
+        [],
+        [],
+        [TagLeft(0, UID_A)],
+        [TagArrived(1, UID_A), TagLeft(1, UID_A), TagArrived(1, UID_B)],
+    ]
+    assert out["missed"] == 5
+
+
+def test_a_failing_reader_is_reported_retried_and_recovers(
+    micropython: Callable[[str], Any],
+) -> None:
+    out = micropython(SETUP.format(n=3) + """
+hub = Hub(readers, port, clock, 'fw', retry_ms=500)
+hub.boot(); port.take()
+readers[2].uid = UID_A
+readers[1].broken = True
+for _ in range(3):
+    hub.scan_cycle()
+mark()
+hub.scan_cycle(); mark()          # faulty and not yet due for a retry: silent
+clock.advance_ms(600)
+hub.scan_cycle(); mark()          # retried: now it does not answer at all
+readers[1].broken = False
+clock.advance_ms(600)
+hub.scan_cycle(); mark()          # retried and well again
+hub.send_snapshot(); mark()
+report({'out': out, 'cycles': hub.scan_cycles})
+""".replace("UID_A", repr(UID_A)))
+    chunks = [messages(c) for c in frames(out["out"])]
+    assert chunks[0] == [TagArrived(2, UID_A), ReaderFault(1, ReaderStatus.COMM_ERROR)]
+    assert chunks[1] == []
+    assert chunks[2] == [ReaderFault(1, ReaderStatus.NO_RESPONSE)]
+    assert chunks[3] == [ReaderFault(1, ReaderStatus.OK)]
+    assert chunks[4] == [
+        Snapshot(
+            (
+                ReaderState(ReaderStatus.OK, b""),
+                ReaderState(ReaderStatus.OK, b""),
+                ReaderState(ReaderStatus.OK, UID_A),
+            )
+        )
+    ]
+    assert out["cycles"] == 6
+
+
+def test_host_commands_and_heartbeat(micropython: Callable[[str], Any]) -> None:
+    commands = (
+        codec.encode(RequestSnapshot(), 0)
+        + b"\x13\x37garbage\x00"
+        + codec.encode(Ping(0xCAFE), 1)
+        + codec.encode(SetScan(5, 20), 2)
+        + codec.encode(SetScan(0, 20), 3)
+        + codec.encode(Pong(1), 4)
+    )
+    out = micropython(SETUP.format(n=1) + f"""
+hub = Hub(readers, port, clock, 'fw', heartbeat_ms=1000)
+hub.boot(); port.take()
+readers[0].uid = {UID_B!r}
+port.inbox.extend({commands!r})
+hub.step(); mark()
+clock.advance_ms(1200)
+hub.step(); mark()
+report({{'out': out, 'misses': hub.miss_limit, 'pause': hub.scan_pause_ms}})
+""")
+    first, second = frames(out["out"])
+    replies = [m for m in messages(first) if not isinstance(m, TagArrived)]
+    assert replies == [
+        Snapshot((ReaderState(ReaderStatus.OK, UID_B),)),  # commands are read after each reader
+        Pong(0xCAFE),
+        Settings(5, 20),
+        CommandError(0x84, CommandErrorCode.BAD_VALUE),
+        CommandError(0x08, CommandErrorCode.UNKNOWN_COMMAND),
+    ]
+    assert TagArrived(0, UID_B) in messages(first)
+    [heartbeat] = messages(second)
+    assert isinstance(heartbeat, Heartbeat)
+    assert heartbeat.crc_errors == 1 and heartbeat.scan_cycles == 2
+    assert heartbeat.uptime_ms >= 1200
+    seqs = [p.seq for p in first + second]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+    assert (out["misses"], out["pause"]) == (5, 20)
+
+
+def test_garbage_and_bad_readers_never_stop_the_hub(micropython: Callable[[str], Any]) -> None:
+    out = micropython(SETUP.format(n=3) + f"""
+state = [7]
+def rnd(n):  # a small LCG: deterministic noise without the random module
+    state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
+    return state[0] % n
+hub = Hub(readers, port, clock, 'fw')
+hub.boot(); port.take()
+readers[0].uid = bytes(12)               # a reader returning nonsense
+readers[1].read_uid = lambda expected: 1 / 0   # a reader whose driver crashes
+readers[2].uid = {UID_A!r}
+for _ in range(300):
+    port.inbox.extend(bytes(rnd(256) for _ in range(1 + rnd(40))))
+    hub.step()
+port.take()
+port.inbox.extend(b'\\x00' + {codec.encode(Ping(5), 0)!r})
+hub.step(); mark()
+report({{'out': out, 'crc_errors': hub.frames_in.errors, 'status': [s.status for s in hub.slots]}})
+""")
+    [chunk] = frames(out["out"])
+    assert Pong(5) in messages(chunk)
+    assert out["crc_errors"] > 0
+    assert out["status"] == [ReaderStatus.COMM_ERROR, ReaderStatus.COMM_ERROR, ReaderStatus.OK]

@@ -1,0 +1,123 @@
+"""Board profiles: the shipped Tiki Topple profile loads; every kind of mistake is named."""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hardware.profile import (
+    PROFILES_DIR,
+    ProfileError,
+    find_profile,
+    load_profile,
+    parse_profile,
+)
+
+TIKI = PROFILES_DIR / "tiki_topple.toml"
+TIKI_SITES = [f"stack:{i}" for i in range(1, 10)] + ["pad:play"]
+
+
+def base() -> dict[str, Any]:
+    return tomllib.loads(TIKI.read_text())
+
+
+def test_shipped_tiki_topple_profile_loads() -> None:
+    profile = load_profile(find_profile("tiki_topple"), TIKI_SITES)
+    assert profile.game == "tiki_topple"
+    assert profile.sites == tuple(TIKI_SITES)
+    assert profile.reader_of("pad:play") == 9
+    assert profile.leds.sites["stack:1"] == (0, 1)
+    assert profile.leds.brightness <= profile.leds.max_brightness
+    assert {"confirm", "undo", "hint"} <= set(profile.buttons.pins)
+    assert profile.colours["wrong"] == (0xD5, 0, 0)
+    assert profile.hub.baudrate == 115_200 and profile.settle_ms == 400
+
+
+def test_profile_sites_against_the_real_game() -> None:
+    registry = pytest.importorskip("games.registry")
+    game = registry.get_game("tiki_topple")
+    sites = [site.id for site in game.sites(2)]
+    assert load_profile(TIKI, sites).sites == tuple(sorted(sites, key=TIKI_SITES.index))
+
+
+def test_every_shipped_profile_is_valid() -> None:
+    for path in PROFILES_DIR.glob("*.toml"):
+        load_profile(path)
+
+
+def change(path: str, value: Any) -> dict[str, Any]:
+    data = copy.deepcopy(base())
+    *parents, last = path.split("/")
+    node = data
+    for key in parents:
+        node = node[key]
+    if value is DELETE:
+        del node[last]
+    else:
+        node[last] = value
+    return data
+
+
+DELETE = object()
+
+MISTAKES = [
+    ("readers/3", "stack:10", "'stack:10' is not a site of this game"),
+    ("readers/3", "stack:1", "site 'stack:1' is also reader 0"),
+    ("readers/x", "stack:1", "reader numbers are 0..254"),
+    ("readers/9", DELETE, "sites of this game with no reader: pad:play"),
+    ("readers", {}, "no readers"),
+    ("leds/sites/stack:2", [1], "LED 1 already lights 'stack:1'"),
+    ("leds/sites/stack:2", [99], "LED 99 is outside the strip (count = 22)"),
+    ("leds/sites/stack:2", [], "must be a non-empty list"),
+    ("leds/sites/grid:1:1", [0], "no reader watches this site"),
+    ("leds/driver", "ws2812", "'ws2812' is not one of neopixel"),
+    ("leds/brightness", 0.9, "above max_brightness"),
+    ("leds/gamma", 9, "between 1.0 and 3.0"),
+    ("leds/count", "many", "must be int"),
+    ("leds/colour", 1, "unknown key 'colour'"),
+    ("buttons/pins/undo", 5, "GPIO5 is already the 'confirm' button"),
+    ("buttons/pins/hint", 40, "BCM numbers 0..27"),
+    ("buttons/pins/Big Red", 20, "roles are lower-case names"),
+    ("buttons/pins/undo", DELETE, "every table needs these buttons: undo"),
+    ("buttons/pin_factory", "pigpio", "'pigpio' is not one of lgpio"),
+    ("colours/legal", "green", "a colour is '#rrggbb'"),
+    ("colours/legal", [0, 300, 0], "a colour is '#rrggbb'"),
+    ("colours/idle", DELETE, "missing colours: idle"),
+    ("hub/url", "  ", "must name the hub's serial port"),
+    ("hub", DELETE, "[hub]: this table is missing"),
+    ("settle_ms", 5, "between 50 and 10000"),
+    ("settle_ms", True, "must be int"),
+    ("web_token", "short", "at least 8 characters"),
+    ("ledz", {}, "unknown key 'ledz'"),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "message"), MISTAKES, ids=[m[0] for m in MISTAKES])
+def test_mistakes_are_named_with_file_and_key(path: str, value: Any, message: str) -> None:
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(change(path, value), TIKI, TIKI_SITES)
+    assert message in str(caught.value)
+    assert str(caught.value).startswith("tiki_topple.toml: ")
+
+
+def test_file_level_errors(tmp_path: Path) -> None:
+    with pytest.raises(ProfileError, match="no such profile file"):
+        load_profile(tmp_path / "missing.toml")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("name = 'x\n")
+    with pytest.raises(ProfileError, match="not valid TOML"):
+        load_profile(broken)
+    with pytest.raises(ProfileError, match=r"shipped profiles: .*tiki_topple"):
+        find_profile("no_such_game")
+
+
+def test_profile_is_immutable() -> None:
+    profile = load_profile(TIKI)
+    with pytest.raises(TypeError):
+        profile.readers[0] = "pad:play"  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        profile.name = "other"  # type: ignore[misc]

@@ -1,0 +1,223 @@
+"""The async host link against a fake hub on a real pty, and on pyserial's loop://."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+import serial
+
+from hardware import codec
+from hardware.link import Backoff, HubLink, HubNotConnected, LinkDown, LinkUp
+from hardware.protocol import (
+    Heartbeat,
+    Hello,
+    Ping,
+    Pong,
+    ReaderFault,
+    ReaderStatus,
+    RequestHello,
+    RequestSnapshot,
+    Snapshot,
+    TagArrived,
+    TagLeft,
+)
+
+UID = bytes.fromhex("04a1b2c3")
+FAST = Backoff(initial=0.02, factor=2.0, maximum=0.2)
+
+
+async def next_of(link: HubLink, kind: type, timeout: float = 3.0) -> Any:
+    """The next event of a type, skipping others (self-test, snapshots we did not ask about)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            event = await link.next_event()
+            if isinstance(event, kind):
+                return event
+
+
+async def until(condition: Callable[[], bool], timeout: float = 3.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+def run_with_link(url: str, body: Callable[[HubLink], Awaitable[None]], **kwargs: Any) -> None:
+    async def main() -> None:
+        link = HubLink(url, backoff=FAST, **kwargs)
+        task = asyncio.create_task(link.run())
+        try:
+            await body(link)
+        finally:
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+
+    asyncio.run(main())
+
+
+def test_handshake_then_snapshot_then_events(fake_hub) -> None:
+    async def body(link: HubLink) -> None:
+        up = await next_of(link, LinkUp)
+        assert up.hello == Hello(1, 3, 3, "fake-hub 0.1")
+        snapshot = await next_of(link, Snapshot)
+        assert [r.status for r in snapshot.readers] == [ReaderStatus.OK] * 3
+        fake_hub.send(TagArrived(1, UID))
+        fake_hub.send(TagLeft(1, UID))
+        assert await next_of(link, TagArrived) == TagArrived(1, UID)
+        assert await next_of(link, TagLeft) == TagLeft(1, UID)
+        await link.send(Ping(41))
+        assert await next_of(link, Pong) == Pong(41)
+        health = link.health()
+        assert health.connected and health.hello == up.hello
+        assert health.frames >= 6 and health.gaps == 0 and health.dropped == 0
+        assert health.last_frame_at is not None
+        assert health.readers == (ReaderStatus.OK,) * 3
+        fake_hub.send(ReaderFault(1, ReaderStatus.NO_RESPONSE))
+        fake_hub.send(Heartbeat(5000, 40, 0, 2, 150_000))
+        await next_of(link, Heartbeat)
+        assert link.health().readers[1] == ReaderStatus.NO_RESPONSE
+        assert link.health().heartbeat == Heartbeat(5000, 40, 0, 2, 150_000)
+        assert isinstance(fake_hub.commands[0], RequestHello)
+        assert isinstance(fake_hub.commands[1], RequestSnapshot)
+
+    run_with_link(fake_hub.url, body)
+
+
+def test_sequence_gap_asks_for_a_snapshot(fake_hub) -> None:
+    async def body(link: HubLink) -> None:
+        await next_of(link, Snapshot)
+        fake_hub.skip(2)
+        fake_hub.send(TagArrived(0, UID))
+        assert await next_of(link, TagArrived) == TagArrived(0, UID)
+        await next_of(link, Snapshot)
+        assert link.health().gaps == 1
+        assert sum(isinstance(c, RequestSnapshot) for c in fake_hub.commands) == 2
+
+    run_with_link(fake_hub.url, body)
+
+
+def test_corrupt_input_is_counted_and_dropped(fake_hub) -> None:
+    async def body(link: HubLink) -> None:
+        await next_of(link, Snapshot)
+        frame = bytearray(codec.encode(TagArrived(2, UID), fake_hub.seq))
+        frame[5] ^= 0x01
+        fake_hub.send_raw(b"\xde\xad\xbe\xef\x00" + bytes(frame))
+        fake_hub.skip(1)  # that damaged frame used a sequence number
+        fake_hub.send(TagLeft(2, UID))
+        assert await next_of(link, TagLeft) == TagLeft(2, UID)
+        health = link.health()
+        assert health.crc_errors == 1
+        assert health.dropped == 2  # the garbage (bad stuffing) and the damaged frame
+        assert health.gaps == 1
+        assert "dropped a frame" in (health.last_error or "")
+
+    run_with_link(fake_hub.url, body)
+
+
+def test_reconnects_after_the_cable_is_pulled(fake_hub) -> None:
+    async def body(link: HubLink) -> None:
+        await next_of(link, LinkUp)
+        fake_hub.unplug()
+        down = await next_of(link, LinkDown)
+        assert "lost the hub" in down.reason
+        assert not link.health().connected
+        with pytest.raises(HubNotConnected):
+            await link.send(Ping(1))
+        await until(lambda: "cannot open" in (link.health().last_error or ""))
+        fake_hub.plug_in()
+        await next_of(link, LinkUp)
+        fake_hub.send(TagArrived(0, UID))
+        assert await next_of(link, TagArrived) == TagArrived(0, UID)
+        assert link.health().reconnects == 1 and link.health().connected
+
+    run_with_link(fake_hub.url, body)
+
+
+def test_hello_is_repeated_until_the_hub_answers(fake_hub) -> None:
+    fake_hub.answer_hello = False
+
+    async def body(link: HubLink) -> None:
+        await until(lambda: sum(isinstance(c, RequestHello) for c in fake_hub.commands) >= 2)
+        assert not link.health().connected
+        fake_hub.answer_hello = True
+        await next_of(link, LinkUp)
+
+    run_with_link(fake_hub.url, body, hello_timeout=0.1)
+
+
+def test_port_is_only_touched_from_worker_threads(fake_hub) -> None:
+    """The event loop's thread never reads or writes the port, so it never waits on it."""
+    callers: set[str] = set()
+
+    class Watched:
+        def __init__(self, port: Any) -> None:
+            self.port = port
+
+        def __getattr__(self, name: str) -> Any:
+            if name == "in_waiting":  # a property: reading it is the I/O
+                callers.add(threading.current_thread().name)
+            attr = getattr(self.port, name)
+            if name not in {"read", "write", "close"}:
+                return attr
+
+            def call(*args: Any) -> Any:
+                callers.add(threading.current_thread().name)
+                return attr(*args)
+
+            return call
+
+    def factory(url: str, baudrate: int) -> Any:
+        return Watched(serial.serial_for_url(url, baudrate=baudrate, timeout=0.05))
+
+    async def body(link: HubLink) -> None:
+        await next_of(link, Snapshot)
+        await link.send(Ping(3))
+        await next_of(link, Pong)
+
+    run_with_link(fake_hub.url, body, serial_factory=factory)
+    assert callers and threading.main_thread().name not in callers
+
+
+def test_loop_url_opens_and_reads_what_is_written() -> None:
+    ports: list[Any] = []
+
+    def factory(url: str, baudrate: int) -> Any:
+        port = serial.serial_for_url(url, baudrate=baudrate, timeout=0.05)
+        ports.append(port)
+        return port
+
+    async def body(link: HubLink) -> None:
+        await until(lambda: bool(ports))
+        await until(lambda: link.health().unexpected >= 1)  # our own RequestHello came back
+        ports[0].write(codec.encode(Hello(1, 64, 3, "loop"), 0))
+        assert (await next_of(link, LinkUp)).hello.reader_count == 64
+
+    run_with_link("loop://", body, serial_factory=factory)
+
+
+def test_bad_urls_are_refused_or_retried() -> None:
+    with pytest.raises(ValueError, match="serial URL"):
+        HubLink("")
+
+    async def body(link: HubLink) -> None:
+        await until(lambda: link.health().last_error is not None)
+        assert "cannot open nosuch://x" in (link.health().last_error or "")
+
+    run_with_link("nosuch://x", body)
+
+
+def test_only_host_commands_can_be_sent() -> None:
+    async def main() -> None:
+        with pytest.raises(TypeError, match="not a host command"):
+            await HubLink("loop://").send(TagLeft(0, UID))  # type: ignore[arg-type]
+
+    asyncio.run(main())
+
+
+def test_backoff_grows_to_its_maximum() -> None:
+    backoff = Backoff(initial=0.1, factor=2, maximum=1.0)
+    assert [backoff.delay(n) for n in range(6)] == [0.1, 0.2, 0.4, 0.8, 1.0, 1.0]

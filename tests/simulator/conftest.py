@@ -1,0 +1,120 @@
+"""Shared pieces of the simulator tests: a Tiki Topple virtual table on a pty, and a stand-in
+for the controller's tracker that reads the table back through the real `HubLink`.
+
+No controller code is used (the simulator must not depend on it): `LinkWatcher` is the least a
+host needs to turn hub events into a board, so the tests can say "the host saw exactly this".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hardware.link import Backoff, HubLink, LinkEvent
+from hardware.protocol import Snapshot, TagArrived, TagLeft
+from hardware.registry import uid_hex
+from simulator.virtual_table import FOREIGN_PREFIX, VirtualTable
+
+FAST = Backoff(initial=0.02, factor=2.0, maximum=0.2)
+
+
+class LinkWatcher:
+    """Follows a virtual table through a HubLink: every event, and the board the host sees."""
+
+    def __init__(self, table: VirtualTable) -> None:
+        self.table = table
+        self.link = HubLink(table.url, backoff=FAST, hello_timeout=0.3)
+        self.events: list[LinkEvent] = []
+        self.readings: dict[int, bytes] = {}
+        self._tasks: list[asyncio.Task[Any]] = []
+
+    async def __aenter__(self) -> LinkWatcher:
+        self._tasks = [asyncio.create_task(self.link.run()), asyncio.create_task(self._follow())]
+        await self.link.wait_connected(5)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _follow(self) -> None:
+        while True:
+            event = await self.link.next_event()
+            self.events.append(event)
+            if isinstance(event, Snapshot):
+                self.readings = {i: r.uid for i, r in enumerate(event.readers) if r.uid}
+            elif isinstance(event, TagArrived):
+                self.readings[event.reader] = event.uid
+            elif isinstance(event, TagLeft) and self.readings.get(event.reader) == event.uid:
+                del self.readings[event.reader]
+
+    def board(self) -> dict[str, str]:
+        board = {}
+        for reader, uid in self.readings.items():
+            site = self.table.profile.readers.get(reader)
+            if site is not None:
+                piece = self.table.tags.piece_of(uid)
+                board[site] = piece if piece else FOREIGN_PREFIX + uid_hex(uid)
+        return dict(sorted(board.items()))
+
+    async def until(self, condition: Callable[[], bool], timeout: float = 3.0) -> None:
+        async with asyncio.timeout(timeout):
+            while not condition():
+                await asyncio.sleep(0.005)
+
+    async def settle(self) -> None:
+        """Until the host's board is the table's physical board."""
+        await self.until(lambda: self.board() == self.table.board())
+
+    def of(self, kind: type) -> list[Any]:
+        return [event for event in self.events if isinstance(event, kind)]
+
+
+@pytest.fixture
+def make_table(tmp_path: Path) -> Iterator[Callable[..., VirtualTable]]:
+    """Tiki Topple tables reached through stable links in tmp_path; `prepare` runs before the
+    hub powers up (to break a reader before its self-test). All are closed afterwards."""
+    tables: list[VirtualTable] = []
+
+    def make(prepare: Callable[[VirtualTable], None] | None = None, **options: Any) -> VirtualTable:
+        options.setdefault("scan_ms", 4)
+        link = tmp_path / f"ttyHUB{len(tables)}"
+        table = VirtualTable.for_game("tiki_topple", link_path=link, **options)
+        tables.append(table)
+        if prepare is not None:
+            prepare(table)
+        return table.start()
+
+    yield make
+    for table in tables:
+        table.close()
+
+
+@pytest.fixture
+def table(make_table: Callable[..., VirtualTable]) -> VirtualTable:
+    return make_table()
+
+
+Body = Callable[[LinkWatcher], Awaitable[None]]
+
+
+@pytest.fixture
+def watch(table: VirtualTable) -> Callable[..., None]:
+    """Run an async test body with a LinkWatcher on `on` (default: the `table` fixture)."""
+
+    def run(body: Body, on: VirtualTable | None = None) -> None:
+        async def main() -> None:
+            async with LinkWatcher(on or table) as watcher:
+                await body(watcher)
+
+        asyncio.run(main())
+
+    return run

@@ -1,0 +1,52 @@
+"""Virtual tags: one fixed UID per copy of each piece, loadable into the real tag registry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from games.registry import get_game
+from hardware.registry import TagRegistry
+from simulator.virtual_tags import TagSet, TagSetError, virtual_uid
+
+
+def test_uids_are_stable_distinct_and_look_like_ntag_uids() -> None:
+    assert virtual_uid("tiki:nani", 0) == virtual_uid("tiki:nani", 0)
+    assert virtual_uid("tiki:nani", 0) != virtual_uid("tiki:nani", 1)
+    assert virtual_uid("tiki:nani", 0) != virtual_uid("tiki:kapu", 0)
+    uid = virtual_uid("card:red:up1", 3)
+    assert len(uid) == 7 and uid[0] == 0x04
+
+
+def test_every_piece_gets_at_least_the_minimum_and_listed_duplicates_more() -> None:
+    tags = TagSet(["visitor:red", "visitor:red", "visitor:red", "tile:swan"], min_copies=2)
+    assert len(tags.tags_of("visitor:red")) == 3
+    assert len(tags.tags_of("tile:swan")) == 2
+    assert tags.piece_of(tags.tags_of("tile:swan")[1].uid) == "tile:swan"
+    assert tags.piece_of(b"\x01\x02\x03\x04") is None
+    with pytest.raises(TagSetError, match="not a piece"):
+        tags.tags_of("tile:dragon")
+
+
+def test_bad_pieces_are_refused() -> None:
+    with pytest.raises(ValueError, match="piece id"):
+        TagSet(["Tiki Nani"])
+    with pytest.raises(TagSetError, match="at least one"):
+        TagSet(["tiki:nani"], min_copies=0)
+
+
+def test_export_file_fills_the_real_registry(tmp_path: Path) -> None:
+    game = get_game("tiki_topple")
+    tags = TagSet(game.pieces())
+    path = tmp_path / "tags.json"
+    assert tags.export_file(path) == len(tags.mapping()) == 2 * len(game.pieces())
+    with TagRegistry(tmp_path / "a.db") as registry:
+        report = registry.import_file(path)
+        assert report.added == len(tags.mapping())
+        for uid, piece in tags.mapping().items():
+            assert registry.lookup(uid) == piece
+    with TagRegistry(tmp_path / "b.db") as registry:
+        assert tags.enroll(registry) == len(tags.mapping())
+        assert tags.enroll(registry) == 0  # already there: nothing changes
+        assert registry.all() == dict(sorted(tags.mapping().items(), key=lambda kv: (kv[1], kv[0])))
