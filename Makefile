@@ -4,7 +4,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 GAME   ?= tiki_topple
 
-.PHONY: sim test lint install clean
+.PHONY: sim test lint install chromium clean
+
+# Page tests drive Debian's Chromium (never a browser downloaded by a test tool).
+CHROMIUM := /usr/bin/chromium
+SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +24,11 @@ install: $(VENV)/.installed
 sim: install
 	$(BIN)/tabletop play $(GAME) --players you,bot1,bot2 --bots bot1,bot2
 
-test: install
+chromium:
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+
+test: install chromium
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2
 

@@ -155,7 +155,10 @@ class Table:
         assert self.game_id is not None
         self.journal.append(self.game_id, action)  # committed before anything shows it
         self._advance(action, state)
-        self.log("move", f"{self._who()}{action}" if source != "chance" else f"drawn: {action}")
+        if source == "chance":  # a secret: the public log says only that it happened
+            self.log("deal", "the table dealt a secret card")
+        else:
+            self.log("move", f"{self._who()}{action}")
         self._draw_hidden_chance()
         if self.game.is_terminal(self.state):
             self.journal.end(self.game_id)
@@ -225,6 +228,27 @@ class Table:
         self.log("undo", f"took back {', '.join(reversed(taken))}")
         return taken[-1]
 
+    def _public_legal_actions(self) -> list[str] | None:
+        """The legal actions, unless they depend on hidden information (a hand): then None.
+
+        Checked generically: redraw what the table cannot see a few times and compare.
+        """
+        if self.successors.chance or self.game.is_terminal(self.state):
+            return []
+        legal = self.game.legal_actions(self.state)
+        probe = random.Random(len(self.actions))
+        for _ in range(4):
+            other = self.game.resample(self.state, None, probe)
+            if self.game.legal_actions(other) != legal:
+                return None
+        return legal
+
+    def _last_visible_action(self) -> str | None:
+        for index in range(len(self.actions) - 1, -1, -1):
+            if not self._is_hidden_chance_step(index):
+                return self.actions[index]
+        return None
+
     def _is_hidden_chance_step(self, index: int) -> bool:
         before = self.states[index]
         if self.game.actor(before) != CHANCE:
@@ -268,10 +292,10 @@ class Table:
             "to_act": view.get("to_act", self.players[actor] if actor >= 0 else None),
             "finished": self.game.is_terminal(self.state),
             "moves": len(self.actions),
-            "last_action": self.actions[-1] if self.actions else None,
+            "last_action": self._last_visible_action(),
             "view": view,
             "expected_board": self.expected_board,
-            "legal": [] if self.successors.chance else self.game.legal_actions(self.state),
+            "legal": self._public_legal_actions(),
             "scores": sheet.to_json(),
             "winners": [self.players[s] for s in self.game.winners(self.state)]
             if self.game.is_terminal(self.state) else [],

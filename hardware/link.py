@@ -70,8 +70,11 @@ class LinkHealth:
     """time.monotonic() of the last good frame."""
     frames: int = 0
     crc_errors: int = 0
+    """Frames damaged on the wire: a CRC mismatch, or stuffing or length broken so badly that
+    there was no CRC to check (noise that hits a delimiter or a COBS code byte)."""
     dropped: int = 0
-    """Every frame thrown away: CRC errors plus bad stuffing, truncation, unknown types."""
+    """Every frame thrown away: the damaged ones plus sound frames we cannot use (unknown
+    type, malformed body: a firmware that speaks another protocol version)."""
     gaps: int = 0
     reconnects: int = 0
     unexpected: int = 0
@@ -109,6 +112,9 @@ def _read_some(port: Any) -> bytes:
     """Whatever has arrived, or after the port's timeout nothing (runs in a worker thread)."""
     return bytes(port.read(max(1, min(port.in_waiting, 4096))))
 
+
+_DAMAGE = ("crc", "cobs", "short", "too_long")
+"""StreamDecoder error kinds that mean the bytes were damaged in transit."""
 
 _HOST_COMMANDS = (RequestHello, RequestSnapshot, Ping, SetScan)
 
@@ -231,7 +237,8 @@ class HubLink:
     async def _feed(self, data: bytes) -> None:
         packets = self._decoder.feed(data)
         errors = self._decoder.errors
-        self._update(crc_errors=errors["crc"], dropped=self._decoder.dropped)
+        damaged = sum(errors[kind] for kind in _DAMAGE)
+        self._update(crc_errors=damaged, dropped=self._decoder.dropped)
         if self._decoder.last_error is not None:
             self._update(last_error=f"dropped a frame: {self._decoder.last_error.reason}")
         for packet in packets:

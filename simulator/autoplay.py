@@ -39,6 +39,8 @@ from simulator.steps import Lift, Press, Put, Step, perform
 from simulator.virtual_table import VirtualTable
 
 Board = Mapping[str, str]
+Danger = set[frozenset[tuple[str, str]]]
+"""Boards (as frozensets of their items) the table must not pass through."""
 MistakeKind = Literal["wrong_site", "illegal_move"]
 Hook = Callable[..., Any]
 """A plain function or a coroutine function; the bot awaits the result when it is awaitable."""
@@ -114,6 +116,49 @@ def board_after(board: Board, step: Step) -> dict[str, str]:
     return result
 
 
+def unsafe_boards(board: Board, steps: Sequence[Step], danger: Danger) -> int:
+    """How many boards on the way (the last one, the goal, not counted) are in `danger`."""
+    count = 0
+    for step in steps[:-1]:
+        board = board_after(board, step)
+        count += _key(board) in danger
+    return count
+
+
+def safe_order(
+    board: Board,
+    steps: list[Step],
+    danger: Danger,
+    rng: random.Random,
+    tries: int = ORDER_TRIES,
+) -> tuple[list[Step], int]:
+    """`steps` as planned (lifts, then puts) if that is safe, else the safest of some random
+    orders a hand could really follow: a put only once its site is clear and once the piece it
+    lays has been picked up (if it lay elsewhere on the table). Returns it and its unsafe count."""
+    best, best_unsafe = steps, unsafe_boards(board, steps, danger)
+    needs = {
+        index: {
+            other for other, lift in enumerate(steps)
+            if isinstance(lift, Lift) and (lift.site == step.site
+                                           or board.get(lift.site) == step.piece)
+        }
+        for index, step in enumerate(steps) if isinstance(step, Put)
+    }
+    for _ in range(tries):
+        if not best_unsafe:
+            break
+        done: list[int] = []
+        while len(done) < len(steps):
+            ready = [i for i in range(len(steps))
+                     if i not in done and needs.get(i, set()) <= set(done)]
+            done.append(rng.choice(ready))
+        candidate = [steps[i] for i in done]
+        unsafe = unsafe_boards(board, candidate, danger)
+        if unsafe < best_unsafe:
+            best, best_unsafe = candidate, unsafe
+    return best, best_unsafe
+
+
 def _key(board: Board) -> frozenset[tuple[str, str]]:
     return frozenset(board.items())
 
@@ -131,7 +176,7 @@ class _Turn:
 
     board: dict[str, str]
     successors: dict[str, dict[str, str]]
-    danger: set[frozenset[tuple[str, str]]] = field(default_factory=set)
+    danger: Danger = field(default_factory=set)
 
 
 class AutoplayBot:
@@ -304,53 +349,15 @@ class AutoplayBot:
             self.on_step(step)
 
     async def _steps(
-        self, board: Board, steps: list[Step], danger: set[frozenset[tuple[str, str]]]
+        self, board: Board, steps: list[Step], danger: Danger
     ) -> None:
         """Do `steps` in an order whose intermediate boards are all safe, if there is one."""
-        ordered, unsafe = self._safe_order(board, steps, danger)
+        ordered, unsafe = safe_order(board, steps, danger, self.rng)
         self.unsafe_steps += unsafe
         for step in ordered:
             await self._do(step)
             if self.settle_every == "step":
                 await _call(self.settle)
-
-    def _unsafe(
-        self, board: Board, steps: Sequence[Step], danger: set[frozenset[tuple[str, str]]]
-    ) -> int:
-        count = 0
-        for step in steps[:-1]:
-            board = board_after(board, step)
-            count += _key(board) in danger
-        return count
-
-    def _safe_order(
-        self, board: Board, steps: list[Step], danger: set[frozenset[tuple[str, str]]]
-    ) -> tuple[list[Step], int]:
-        """`steps` as planned (lifts, then puts) if that is safe, else the safest of some
-        random orders a hand could really follow: a put only once its site is clear and once
-        the piece it lays has been picked up (if it lay elsewhere on the table)."""
-        best, best_unsafe = steps, self._unsafe(board, steps, danger)
-        needs = {
-            index: {
-                other for other, lift in enumerate(steps)
-                if isinstance(lift, Lift) and (lift.site == step.site
-                                               or board.get(lift.site) == step.piece)
-            }
-            for index, step in enumerate(steps) if isinstance(step, Put)
-        }
-        for _ in range(ORDER_TRIES):
-            if not best_unsafe:
-                break
-            done: list[int] = []
-            while len(done) < len(steps):
-                ready = [i for i in range(len(steps))
-                         if i not in done and needs.get(i, set()) <= set(done)]
-                done.append(self.rng.choice(ready))
-            candidate = [steps[i] for i in done]
-            unsafe = self._unsafe(board, candidate, danger)
-            if unsafe < best_unsafe:
-                best, best_unsafe = candidate, unsafe
-        return best, best_unsafe
 
     # -- mistakes ------------------------------------------------------------------------------
 
@@ -375,7 +382,8 @@ class AutoplayBot:
         danger = turn.danger if kind == "wrong_site" else turn.danger | {_key(after)}
         target = after if kind == "wrong_site" else turn.board
         there, back = plan_steps(turn.board, wrong), plan_steps(wrong, target)
-        return not self._unsafe(turn.board, there, danger) and not self._unsafe(wrong, back, danger)
+        return not (unsafe_boards(turn.board, there, danger)
+                    or unsafe_boards(wrong, back, danger))
 
     async def _make(
         self, kind: MistakeKind, turn: _Turn, after: Board, wrong: dict[str, str]

@@ -28,7 +28,7 @@ from simulator.virtual_buttons import VirtualButtons
 from simulator.virtual_hub import LinkFaults, VirtualHub
 from simulator.virtual_readers import ReaderFaults, TagField, VirtualReader
 from simulator.virtual_strip import VirtualStrip
-from simulator.virtual_tags import TagSet, VirtualTag
+from simulator.virtual_tags import TagSet, VirtualTag, copies_seen
 
 FOREIGN_PREFIX = "uid:"
 """How a tag from outside the box shows in `board()`: ``uid:04A1B2C3``."""
@@ -71,7 +71,7 @@ class VirtualTable:
     ) -> None:
         self.profile = profile
         self.game = game
-        self.tags = tags or TagSet(game.pieces())
+        self.tags = tags or TagSet(game.pieces(), copies=copies_seen(game))
         self.field = TagField()
         self.sites = profile.sites
         rng = random.Random(seed)

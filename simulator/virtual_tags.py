@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
+from games.core.game import CHANCE, Game
 from hardware.registry import EXPORT_FORMAT, EXPORT_VERSION, TagRegistry, check_piece, uid_hex
 
 DEFAULT_COPIES = 2
@@ -47,10 +50,20 @@ class VirtualTag:
 class TagSet:
     """Every virtual tag of a box: piece -> its tags, UID -> piece."""
 
-    def __init__(self, pieces: Iterable[str], min_copies: int = DEFAULT_COPIES) -> None:
+    def __init__(
+        self,
+        pieces: Iterable[str],
+        min_copies: int = DEFAULT_COPIES,
+        copies: Mapping[str, int] | None = None,
+    ) -> None:
+        """`copies`: how many tags some pieces need at least (see `copies_seen`)."""
         if min_copies < 1:
             raise TagSetError(f"every piece needs at least one tag, not {min_copies}")
         counts = Counter(check_piece(piece) for piece in pieces)
+        for piece, count in (copies or {}).items():
+            if piece not in counts:
+                raise TagSetError(f"{piece!r} is not a piece of this box")
+            counts[piece] = max(counts[piece], count)
         by_piece: dict[str, tuple[VirtualTag, ...]] = {}
         by_uid: dict[bytes, VirtualTag] = {}
         for piece, count in counts.items():
@@ -94,3 +107,23 @@ class TagSet:
     def enroll(self, registry: TagRegistry) -> int:
         """Enroll every tag (already enrolled ones are left alone); returns how many were new."""
         return sum(registry.enroll(uid, piece) for uid, piece in self.mapping().items())
+
+
+def copies_seen(game: Game[Any], playouts: int = 2, seed: int = 0) -> dict[str, int]:
+    """The most copies of each piece that lay on the table at once in a few seeded random
+    games for every number of players. `Game.pieces()` names each interchangeable piece once
+    (six red visitors are one id), so this is how the simulator knows how many tags to print."""
+    rng = random.Random(seed)
+    most: Counter[str] = Counter()
+    counts = range(game.min_players, game.max_players + 1)
+    for n_players in [n for n in counts for _ in range(playouts)]:
+        state = game.initial([f"p{i}" for i in range(n_players)])
+        while not game.is_terminal(state):
+            if game.actor(state) == CHANCE:
+                action = game.sample_chance(state, rng)
+            else:
+                action = rng.choice(game.legal_actions(state))
+            state = game.apply(state, action)
+            for piece, count in Counter(game.board(state).values()).items():
+                most[piece] = max(most[piece], count)
+    return dict(most)

@@ -175,3 +175,28 @@ def test_the_installed_command_runs_without_a_traceback(tmp_path) -> None:
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2
     assert bad.stderr.strip() == f"tabletop score: {tmp_path / 'none.json'}: no such file"
+
+
+def test_stored_games_are_listed_shown_and_exported(capsys, tmp_path) -> None:
+    from controller.journal import Journal
+
+    record, result = record_of_a_game(seed=2)
+    journal = Journal(tmp_path / "journal.sqlite3")
+    game_id = journal.start("tiki_topple", record["players"], record["options"])
+    for action in record["actions"]:
+        journal.append(game_id, action)
+    journal.end(game_id)
+    code, out, _ = run(capsys, "games", "list", "--data", str(tmp_path))
+    assert code == 0 and "tiki_topple" in out and "finished" in out and "anna, ben" in out
+    code, out, _ = run(capsys, "games", "show", "--data", str(tmp_path), str(game_id))
+    assert json.loads(out)["actions"] == record["actions"]
+    exported = tmp_path / "record.json"
+    code, _, _ = run(capsys, "games", "export", "--data", str(tmp_path), str(game_id),
+                     "-o", str(exported))
+    assert code == 0
+    code, out, _ = run(capsys, "replay", str(exported))
+    assert json.loads(out)["score"] == TIKI.score(result.final).to_json()
+    code, _, err = run(capsys, "games", "show", "--data", str(tmp_path), "99")
+    assert code == 2 and "no stored game 99" in err
+    code, _, err = run(capsys, "games", "list", "--data", str(tmp_path / "empty"))
+    assert code == 2 and "no journal" in err

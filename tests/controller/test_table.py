@@ -40,6 +40,26 @@ def test_building_the_stack_deals_the_secrets_and_starts_play(table: Table) -> N
     assert table.journal.active().actions == tuple(table.actions)
 
 
+def test_the_public_status_never_shows_a_secret_deal(table: Table) -> None:
+    import json
+
+    table.observe(stack_board(STACK))
+    text = json.dumps(table.status())
+    for secret in table.actions[1:]:  # the missions and set-aside cards just drawn
+        assert secret not in text
+    assert table.status()["last_action"] == table.actions[0]
+    assert "the table dealt a secret card" in text
+    assert table.status()["legal"] is None  # anna's moves would show her hand
+
+
+def test_legal_moves_are_public_when_nothing_is_hidden(tmp_path) -> None:
+    table = Table(GAME, Journal(tmp_path / "j.sqlite3"), random.Random(1))
+    table.new_game(["anna", "ben"], {"edition": "gamewright"})  # no cards set aside
+    table.observe(stack_board(STACK))
+    legal = table.status()["legal"]
+    assert legal is not None and "up1 wikiwiki" in legal and "toast" not in legal
+
+
 def test_a_move_is_journalled_and_a_wrong_board_changes_nothing(table: Table) -> None:
     table.observe(stack_board(STACK))
     moved = ("wikiwiki", "nani", *STACK[2:])

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 import serial
+from cobs import cobs
 
 from hardware import codec
 from hardware.link import Backoff, HubLink, HubNotConnected, LinkDown, LinkUp
@@ -110,8 +112,8 @@ def test_corrupt_input_is_counted_and_dropped(fake_hub) -> None:
         fake_hub.send(TagLeft(2, UID))
         assert await next_of(link, TagLeft) == TagLeft(2, UID)
         health = link.health()
-        assert health.crc_errors == 1
-        assert health.dropped == 2  # the garbage (bad stuffing) and the damaged frame
+        assert health.crc_errors == 2  # the garbage (bad stuffing) and the damaged frame
+        assert health.dropped == 2
         assert health.gaps == 1
         assert "dropped a frame" in (health.last_error or "")
 
@@ -180,6 +182,19 @@ def test_port_is_only_touched_from_worker_threads(fake_hub) -> None:
 
     run_with_link(fake_hub.url, body, serial_factory=factory)
     assert callers and threading.main_thread().name not in callers
+
+
+def test_unusable_but_sound_frames_are_dropped_not_counted_as_damage(fake_hub) -> None:
+    async def body(link: HubLink) -> None:
+        await next_of(link, Snapshot)
+        head = bytes([0x7F, fake_hub.seq & 0xFF, fake_hub.seq >> 8])  # a type we do not know
+        fake_hub.send_raw(cobs.encode(head + zlib.crc32(head).to_bytes(4, "little")) + b"\0")
+        fake_hub.skip(1)
+        fake_hub.send(TagLeft(0, UID))
+        await next_of(link, TagLeft)
+        assert (link.health().crc_errors, link.health().dropped) == (0, 1)
+
+    run_with_link(fake_hub.url, body)
 
 
 def test_loop_url_opens_and_reads_what_is_written() -> None:

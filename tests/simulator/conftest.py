@@ -106,15 +106,27 @@ def table(make_table: Callable[..., VirtualTable]) -> VirtualTable:
 Body = Callable[[LinkWatcher], Awaitable[None]]
 
 
+def follow(table: VirtualTable, body: Body) -> None:
+    """Run an async test body with a LinkWatcher on `table`."""
+
+    async def main() -> None:
+        async with LinkWatcher(table) as watcher:
+            await body(watcher)
+
+    asyncio.run(main())
+
+
 @pytest.fixture
 def watch(table: VirtualTable) -> Callable[..., None]:
-    """Run an async test body with a LinkWatcher on `on` (default: the `table` fixture)."""
+    """`follow` for the `table` fixture, or for the table given as `on`."""
 
     def run(body: Body, on: VirtualTable | None = None) -> None:
-        async def main() -> None:
-            async with LinkWatcher(on or table) as watcher:
-                await body(watcher)
-
-        asyncio.run(main())
+        follow(on or table, body)
 
     return run
+
+
+@pytest.fixture
+def watch_any() -> Callable[[VirtualTable, Body], None]:
+    """`follow` for tables a test builds itself (other games, other profiles)."""
+    return follow

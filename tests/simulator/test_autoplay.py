@@ -11,7 +11,7 @@ import pytest
 from games.core.errors import IllegalAction
 from games.core.game import TERMINAL, Game, Site
 from games.core.scoresheet import ScoreSheet
-from games.registry import get_game
+from games.registry import all_games, get_game
 from simulator.autoplay import AutoplayBot, board_after, plan_steps
 from simulator.steps import Lift, Press, Put
 from simulator.virtual_table import VirtualTable
@@ -47,6 +47,7 @@ def test_a_whole_game_with_mistakes_ends_on_the_final_board(table: VirtualTable,
         assert result.board == result.expected_board
         assert w.board() == result.expected_board  # what the host saw through the pty
         assert {m.kind for m in result.mistakes} == {"wrong_site", "illegal_move"}
+        assert result.unsafe_steps == 0
 
         # The record replays with the engine to the same end and the same scores.
         record = result.record
@@ -224,3 +225,65 @@ def test_bad_settings_are_refused(table: VirtualTable, rate: float) -> None:
         AutoplayBot(table, ["anna", "ben"], settle=lambda: None, mistake_rate=rate)
     with pytest.raises(ValueError, match="no 'bell' button"):
         AutoplayBot(table, ["anna", "ben"], settle=lambda: None, confirm_button="bell")
+
+
+def test_steps_are_reordered_to_keep_clear_of_a_dangerous_board() -> None:
+    import random
+
+    from simulator.autoplay import safe_order, unsafe_boards
+
+    before = {"stack:1": "tiki:a", "stack:2": "tiki:b", "pad:play": "card:red:up1"}
+    after = {"stack:1": "tiki:b", "stack:2": "tiki:a", "pad:play": "card:red:up2"}
+    steps = plan_steps(before, after)
+    danger = {frozenset()}  # the empty table: an earlier position
+    assert unsafe_boards(before, steps, danger) == 1  # lifting everything first empties it
+    ordered, unsafe = safe_order(before, steps, danger, random.Random(0))
+    assert unsafe == 0 and sorted(map(str, ordered)) == sorted(map(str, steps))
+    board: dict[str, str] = dict(before)
+    for step in ordered:  # a real hand's order: every put on a cleared site, piece in hand
+        if isinstance(step, Put):
+            assert step.site not in board and step.piece not in board.values()
+        board = board_after(board, step)
+    assert board == after
+
+
+def generic_profile(game: Game[Any], tmp_path: Any) -> Any:
+    """A board profile for any game: one reader and one LED per site, in the game's order."""
+    from hardware.profile import parse_profile
+
+    sites = sorted({s.id for n in range(game.min_players, game.max_players + 1)
+                    for s in game.sites(n)})
+    data = {
+        "name": f"generic {game.id}", "game": game.id, "settle_ms": 100,
+        "web_token": "generic-token", "hub": {"url": "/dev/null"},
+        "readers": {str(i): site for i, site in enumerate(sites)},
+        "leds": {"driver": "recording", "count": len(sites),
+                 "sites": {site: [i] for i, site in enumerate(sites)}},
+        "buttons": {"pins": {"confirm": 5, "undo": 6}},
+        "colours": dict.fromkeys(("legal", "active", "wrong", "score", "idle"), "#ffffff"),
+    }
+    return parse_profile(data, tmp_path / f"{game.id}.toml", sites)
+
+
+@pytest.mark.parametrize("game_id", [game.id for game in all_games()])
+def test_every_game_plays_to_its_end_through_the_table(
+    game_id: str, tmp_path: Any, watch_any: Any
+) -> None:
+    """Nothing game-specific in the bot: each registered game, on a profile made from its
+    sites alone, ends with the host seeing the engine's final board."""
+    game = get_game(game_id)
+    table = VirtualTable(generic_profile(game, tmp_path), game, scan_ms=2,
+                         link_path=tmp_path / "tty").start()
+    players = [f"p{i}" for i in range(game.min_players)]
+
+    async def body(w: Any) -> None:
+        bot = AutoplayBot(table, players, settle=w.settle, seed=1, mistake_rate=0.1,
+                          settle_every="action")
+        result = await bot.play()
+        assert result.finished and w.board() == result.expected_board
+        assert result.mistakes
+
+    try:
+        watch_any(table, body)
+    finally:
+        table.close()

@@ -8,7 +8,7 @@ import pytest
 
 from games.registry import get_game
 from hardware.registry import TagRegistry
-from simulator.virtual_tags import TagSet, TagSetError, virtual_uid
+from simulator.virtual_tags import DEFAULT_COPIES, TagSet, TagSetError, virtual_uid
 
 
 def test_uids_are_stable_distinct_and_look_like_ntag_uids() -> None:
@@ -50,3 +50,27 @@ def test_export_file_fills_the_real_registry(tmp_path: Path) -> None:
         assert tags.enroll(registry) == len(tags.mapping())
         assert tags.enroll(registry) == 0  # already there: nothing changes
         assert registry.all() == dict(sorted(tags.mapping().items(), key=lambda kv: (kv[1], kv[0])))
+
+
+def test_interchangeable_pieces_get_as_many_tags_as_games_lay_out() -> None:
+    from collections import Counter
+
+    from simulator.virtual_tags import copies_seen
+
+    topiary = get_game("topiary")
+    seen = copies_seen(topiary)
+    assert max(seen.values()) > DEFAULT_COPIES  # one visitor id, many visitors on the board
+    tags = TagSet(topiary.pieces(), copies=seen)
+    for piece, count in seen.items():
+        assert len(tags.tags_of(piece)) >= count
+    state = topiary.initial(["a", "b"])  # a game the playouts did not see still fits
+    import random
+
+    rng = random.Random(99)
+    while not topiary.is_terminal(state):
+        legal = topiary.legal_actions(state)
+        state = topiary.apply(state, rng.choice(legal))
+        for piece, count in Counter(topiary.board(state).values()).items():
+            assert len(tags.tags_of(piece)) >= count
+    with pytest.raises(TagSetError, match="not a piece"):
+        TagSet(["tiki:nani"], copies={"tiki:kapu": 3})

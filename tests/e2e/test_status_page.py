@@ -1,0 +1,87 @@
+"""The status page follows a game live, in real headless Chromium."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from controller.cli.compose import build_service, load_board
+from controller.web import create_app
+from hardware.leds import RecordingStrip
+
+from .served import Served
+
+STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+@pytest.fixture
+def table(tmp_path):
+    profile = load_board("tiki_topple")
+    strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
+    service, registry = build_service(profile, tmp_path, url=str(tmp_path / "no-hub"),
+                                      strip=strip, rng=random.Random(1))
+    uids = {tiki: f"04a1b2{n:02x}" for n, tiki in enumerate(STACK)}
+    for tiki, uid in uids.items():
+        registry.enroll(uid, f"tiki:{tiki}")
+    registry.enroll("04c0ffee", "card:red:up1")
+    served = Served(create_app(service, profile.web_token))
+    yield service, served, uids
+    served.stop()
+
+
+def lay(service, readers: dict[int, str]) -> None:
+    """What the hub's snapshot would say; then judge at once (no settle wait in this test)."""
+    service.tracker.snapshot(readers, now=0.0)
+    service.judge()
+
+
+def test_the_status_page_follows_a_game_live(browser, table) -> None:
+    service, served, uids = table
+    page = browser.new_page(viewport={"width": 412, "height": 915})  # a phone
+    served.call(lambda: service.table.new_game(["anna", "ben"], {}))
+    served.call(service.judge)
+    page.goto(served.url)
+    page.wait_for_function("document.getElementById('banner').textContent.startsWith('build')")
+    assert page.locator("svg#board g.site").count() == 10
+
+    readers = {n: uids[tiki] for n, tiki in enumerate(STACK)}
+    served.call(lambda: lay(service, readers))
+    page.wait_for_function("document.getElementById('banner').textContent.includes('anna')")
+    assert page.locator("g.site[data-site='stack:1']").get_attribute("data-piece") == "tiki:nani"
+    assert "depends on a hand" in page.locator("#legal").inner_text()  # Schmidt: secret hands
+
+    # anna plays up1 on wikiwiki: card on the pad, nani and wikiwiki change places.
+    moved = {**readers, 0: uids["wikiwiki"], 1: uids["nani"], 9: "04c0ffee"}
+    served.call(lambda: lay(service, moved))
+    page.wait_for_function("document.getElementById('banner').textContent.includes('ben')")
+    assert page.locator("g.site[data-site='stack:1']").get_attribute("data-piece") == (
+        "tiki:wikiwiki")
+    assert "anna: up1 wikiwiki" in page.locator("#events").inner_text()
+
+    # A tiki where none belongs: the page says what to do and marks the site.
+    # kapu laid on the card pad: no move explains that.
+    stray = {**{k: v for k, v in moved.items() if k != 8}, 9: uids["kapu"]}
+    served.call(lambda: lay(service, stray))
+    page.wait_for_function("document.getElementById('message').className === 'wrong'")
+    assert page.locator("#message").inner_text() == (
+        "Pad play should hold card red:up1, not tiki kapu; put tiki kapu back on stack 9")
+    wrong = {page.locator("g.site.wrong").nth(i).get_attribute("data-site") for i in range(2)}
+    assert wrong == {"pad:play", "stack:9"}
+    page.screenshot(path=str(DOCS / "status-page.png"), full_page=True)
+    served.call(lambda: lay(service, moved))
+    page.wait_for_function("document.getElementById('message').className === ''")
+    page.close()
+
+
+def test_unknown_tags_are_reported_on_the_page(browser, table) -> None:
+    service, served, uids = table
+    served.call(lambda: service.table.new_game(["anna", "ben"], {}))
+    page = browser.new_page()
+    page.goto(served.url)
+    served.call(lambda: lay(service, {0: "04deadbe"}))
+    page.wait_for_function(
+        "document.getElementById('message').textContent.includes('unknown tag 04deadbe')")
+    page.close()
