@@ -77,7 +77,7 @@ def test_the_status_page_follows_a_game_live(browser, table) -> None:
 
 
 def test_unknown_tags_are_reported_on_the_page(browser, table) -> None:
-    service, served, uids = table
+    service, served, _ = table
     served.call(lambda: service.table.new_game(["anna", "ben"], {}))
     page = browser.new_page()
     page.goto(served.url)
