@@ -16,6 +16,8 @@ from typing import Any
 from games.core.game import CHANCE, Game
 
 Board = Mapping[str, str]
+MAX_CHANCE_TWO_STEPS = 64
+"""Chance nodes with more outcomes than this are not searched two steps deep (cost)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +107,6 @@ class Successors:
         self.board = game.board(state)
         self.actor = game.actor(state)
         self.chance = self.actor == CHANCE
-        self._two_steps: dict[frozenset[tuple[str, str]], list[Successor]] | None = None
         self.changing: list[Successor] = []
         self.silent: list[Successor] = []
         self._by_board: dict[frozenset[tuple[str, str]], list[Successor]] = {}
@@ -130,21 +131,24 @@ class Successors:
     def matching_two_steps(self, observed: Board) -> list[Successor]:
         """First steps of two steps by the same actor that together leave ``observed``.
 
-        A quick hand takes a tile and puts another in its place within one settle time;
-        built on first use, since only a board no single step explains needs it.
+        A quick hand takes a tile and puts another in its place within one settle time. Only
+        first steps whose every change shows on the table are tried, which keeps this cheap.
         """
-        if self._two_steps is None:
-            self._two_steps = {}
-            for first in self.changing:
-                if self.game.is_terminal(first.state) or self.game.actor(first.state) != self.actor:
-                    continue
-                for action in self.game.legal_actions(first.state):
-                    board = self.game.board(self.game.apply(first.state, action))
-                    if board != first.board:
-                        firsts = self._two_steps.setdefault(frozenset(board.items()), [])
-                        if first not in firsts:
-                            firsts.append(first)
-        return self._two_steps.get(frozenset(observed.items()), [])
+        if self.chance and len(self.changing) > MAX_CHANCE_TWO_STEPS:
+            return []  # e.g. a whole stack built at once: one step, never two
+        changed = _changed_sites(self.board, observed)
+        wanted = dict(observed)
+        found = []
+        for first in self.changing:
+            if not _changed_sites(self.board, first.board) <= changed:
+                continue
+            if self.game.is_terminal(first.state) or self.game.actor(first.state) != self.actor:
+                continue
+            for action in self.game.legal_actions(first.state):
+                if self.game.board(self.game.apply(first.state, action)) == wanted:
+                    found.append(first)
+                    break
+        return found
 
 
 def decide(
@@ -166,9 +170,7 @@ def decide(
     for steps, board in enumerate(earlier_boards, start=1):
         if dict(observed) == dict(board):
             return TakeBack(steps)
-    changed = {
-        site for site in current.keys() | observed.keys() if current.get(site) != observed.get(site)
-    }
+    changed = _changed_sites(current, observed)
     on_the_way = [
         s for s in successors.changing if _on_the_way(s.board, current, observed, changed)
     ]
@@ -198,3 +200,7 @@ def _on_the_way(target: Board, current: Board, observed: Board, changed: set[str
             continue
         return False
     return True
+
+
+def _changed_sites(before: Board, after: Board) -> set[str]:
+    return {site for site in before.keys() | after.keys() if before.get(site) != after.get(site)}

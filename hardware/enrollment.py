@@ -174,6 +174,8 @@ async def enroll_from_hub(
         arrived: TagArrived = await _next(link, TagArrived, timeout)
         votes = await _vote(link, arrived.reader, reads, timeout or 5.0)
         uid = majority(votes, quorum)
+        if uid is not None and len(uid) not in (4, 7, 10):
+            uid = None  # not an ISO 14443-A UID: a misread, whatever the vote says
         if uid is None:
             shown = tuple(v.hex().upper() if v else "none" for v in votes)
             on_event(UnstableRead(arrived.reader, shown))

@@ -83,8 +83,35 @@ def bench_hub(args: argparse.Namespace) -> BenchResult:
                        {"bench": "hub", **f})
 
 
+def bench_referee(args: argparse.Namespace) -> BenchResult:
+    """Referee time per settle (target p99 <= 2 ms) and per position change, per game."""
+    from controller.measure import referee_timings
+
+    figures: dict[str, Any] = {}
+    rows = []
+    for game in all_games():
+        if args.game and game.id not in args.game:
+            continue
+        row = referee_timings(game, max(2, int(args.seconds * 2)), progress=progress)
+        figures[game.id] = row
+        rows.append((game.id, row["settles"], row["settle_ms_p50"], row["settle_ms_p99"],
+                     row["settle_ms_max"], row["wrong_board_ms_p99"], row["successors_ms_p50"],
+                     row["successors_ms_p99"]))
+    progress_done()
+    if not rows:
+        raise UserError(f"no game matches {', '.join(args.game)}")
+    return BenchResult(
+        "Referee time per settle and per position change (ms), most players",
+        ("game", "settles", "p50", "p99", "max", "wrong board p99", "successors p50",
+         "successors p99"),
+        tuple(rows),
+        {"bench": "referee", "referee": figures},
+    )
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], BenchResult]] = {
     "engines": bench_engines,
+    "referee": bench_referee,
     "hub": bench_hub,
 }
 
@@ -121,7 +148,7 @@ def format_table(columns: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) ->
 
 def _cell(value: Any) -> str:
     if isinstance(value, float):
-        return f"{value:,.1f}"
+        return f"{value:,.1f}" if abs(value) >= 100 else f"{value:.3g}"
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
