@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[1] / "firmware"
-_FILES = ("protocol", "hub")
+_FILES = ("config", "protocol", "hub")
 """Load order: each file may import the ones before it."""
 
 
@@ -27,10 +27,12 @@ class FirmwareNotFound(FileNotFoundError):
 
 @dataclass(frozen=True, slots=True)
 class Firmware:
-    """The loaded firmware modules; `Hub` is the class `firmware/main.py` runs on the device."""
+    """The loaded firmware modules; `Hub` is the class `firmware/main.py` runs on the device,
+    `config` the maker's settings (miss limit, heartbeat, retry times) it runs with."""
 
     hub: types.ModuleType
     protocol: types.ModuleType
+    config: types.ModuleType
     source: Path
 
     @property
@@ -77,4 +79,6 @@ def _load(directory: Path) -> Firmware:
         code = compile(path.read_text(encoding="utf-8"), str(path), "exec")
         exec(code, module.__dict__)
         loaded[name] = module
-    return Firmware(hub=loaded["hub"], protocol=loaded["protocol"], source=directory)
+    return Firmware(
+        hub=loaded["hub"], protocol=loaded["protocol"], config=loaded["config"], source=directory
+    )

@@ -157,10 +157,10 @@ class VirtualHub:
         self,
         readers: Sequence[VirtualReader],
         *,
-        miss_limit: int = 3,
+        miss_limit: int | None = None,
         scan_ms: float | Literal["realistic"] = 10.0,
-        heartbeat_ms: int = 1000,
-        retry_ms: int = 500,
+        heartbeat_ms: int | None = None,
+        retry_ms: int | None = None,
         link_path: Path | None = None,
         on_path: Callable[[str], None] | None = None,
         firmware: Firmware | None = None,
@@ -173,16 +173,17 @@ class VirtualHub:
             isinstance(scan_ms, int | float) and 0.5 <= scan_ms <= 1000
         ):
             raise ValueError(f"scan_ms must be 0.5..1000 or 'realistic', got {scan_ms!r}")
+        self.firmware = firmware or load_firmware()
+        config = self.firmware.config  # unset settings are the ones firmware/config.py flashes
         self.readers = tuple(readers)
-        self.miss_limit = miss_limit
+        self.miss_limit = config.MISS_LIMIT if miss_limit is None else miss_limit
         self.scan_ms = scan_ms
         """Time one scan of every reader takes on the real board (the loop sleeps this long);
         'realistic': hardware.scan_timing's model of the MFRC522s for the tags now present."""
-        self.heartbeat_ms = heartbeat_ms
-        self.retry_ms = retry_ms
+        self.heartbeat_ms = config.HEARTBEAT_MS if heartbeat_ms is None else heartbeat_ms
+        self.retry_ms = config.RETRY_MS if retry_ms is None else retry_ms
         self.link_path = link_path
         self.on_path = on_path
-        self.firmware = firmware or load_firmware()
         self.firmware_version = firmware_version
         self._rng = random.Random(seed)
         self._link_faults = LinkFaults()

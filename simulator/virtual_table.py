@@ -65,8 +65,9 @@ class VirtualTable:
         link_path: Path | None = None,
         on_path: Callable[[str], None] | None = None,
         scan_ms: float | Literal["realistic"] = 10.0,
-        miss_limit: int = 3,
-        heartbeat_ms: int = 1000,
+        miss_limit: int | None = None,
+        heartbeat_ms: int | None = None,
+        retry_ms: int | None = None,
         seed: int = 0,
     ) -> None:
         self.profile = profile
@@ -84,6 +85,7 @@ class VirtualTable:
             scan_ms=scan_ms,
             miss_limit=miss_limit,
             heartbeat_ms=heartbeat_ms,
+            retry_ms=retry_ms,
             link_path=link_path,
             on_path=on_path,
             seed=seed,

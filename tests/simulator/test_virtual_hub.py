@@ -54,6 +54,9 @@ def test_the_firmware_is_the_real_one_loaded_without_touching_sys_modules() -> N
     assert Path(firmware.hub.__file__) == FIRMWARE_DIR / "hub.py"
     assert firmware.hub.p is firmware.protocol  # `import protocol as p` got the firmware's
     assert "protocol" not in sys.modules and "hub" not in sys.modules
+    hub = VirtualHub([VirtualReader("a", TagField(), random.Random(0))])
+    assert (hub.miss_limit, hub.heartbeat_ms, hub.retry_ms) == (
+        firmware.config.MISS_LIMIT, firmware.config.HEARTBEAT_MS, firmware.config.RETRY_MS)
 
 
 def test_missing_firmware_is_a_clear_error(tmp_path: Path) -> None:
@@ -177,7 +180,7 @@ def test_replug_without_a_link_announces_the_new_pty() -> None:
 
 
 def test_dead_reader_fails_self_test_and_faults_while_running(make_table, watch) -> None:
-    table = make_table(prepare=lambda t: t.kill_reader("stack:7"))
+    table = make_table(prepare=lambda t: t.kill_reader("stack:7"), retry_ms=200)
 
     async def body(w) -> None:
         await w.until(lambda: w.of(SelfTest))
