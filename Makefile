@@ -22,7 +22,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 
 sim: install
-	$(BIN)/tabletop play $(GAME) --players you,bot1,bot2 --bots bot1,bot2
+	$(BIN)/tabletop sim --game $(GAME)
 
 chromium:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && \

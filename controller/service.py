@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hardware.buttons import ButtonEvent
+from hardware.buttons import ButtonEvent, ButtonPanel
 from hardware.link import HubLink, LinkDown, LinkUp
 from hardware.profile import BoardProfile
 from hardware.protocol import (
@@ -46,12 +46,15 @@ class TableService:
         piece_of: Callable[[str], str | None],
         lights: Any = None,
         clock: Callable[[], float] = time.monotonic,
+        pin_factory: Any = None,
     ) -> None:
         self.table = table
         self.profile = profile
         self.link = link
         self.lights = lights
         self.clock = clock
+        self.pin_factory = pin_factory
+        """gpiozero pin factory for the buttons (None: the profile's)."""
         self.tracker = Tracker(profile.readers, piece_of, profile.settle_ms / 1000)
         self.readers: dict[int, dict[str, Any]] = {
             reader: {"site": site, "status": "unknown"} for reader, site in profile.readers.items()
@@ -70,6 +73,8 @@ class TableService:
 
     # -- running -----------------------------------------------------------------------------
     async def run(self) -> None:
+        panel = ButtonPanel.to_queue(self.profile.buttons, asyncio.get_running_loop(),
+                                     self.buttons, self.pin_factory)
         tasks = [
             asyncio.create_task(self.link.run(), name="hub-link"),
             asyncio.create_task(self._consume_link(), name="hub-events"),
@@ -85,6 +90,7 @@ class TableService:
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.gather(*tasks, return_exceptions=True)
+            panel.close()
 
     async def _consume_link(self) -> None:
         async for event in self.link.events():
@@ -101,13 +107,15 @@ class TableService:
                 for number, reader in enumerate(event.readers):
                     self._reader(number)["status"] = reader.status.name.lower()
             elif isinstance(event, SelfTest):
-                for check in event.readers:
-                    entry = self._reader(check.reader)
+                for number, check in enumerate(event.readers):
+                    entry = self._reader(number)
                     entry["status"] = check.status.name.lower()
                     entry["version"] = check.version
             elif isinstance(event, ReaderFault):
                 self._reader(event.reader)["status"] = event.status.name.lower()
-                self.table.log("hardware", f"reader {event.reader}: {event.status.name.lower()}")
+                site = self._reader(event.reader)["site"]
+                state = event.status.name.lower()
+                self.table.log("hardware", f"reader {event.reader} ({site}): {state}")
             elif isinstance(event, Heartbeat):
                 self.heartbeat = {"uptime_ms": event.uptime_ms, "scan_cycles": event.scan_cycles,
                                   "crc_errors": event.crc_errors,

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from games.core.game import Game, Site
@@ -133,6 +134,11 @@ class VirtualTable:
     def url(self) -> str:
         """What the controller's HubLink opens."""
         return self.hub.url
+
+    @property
+    def coordinates(self) -> Mapping[str, Site]:
+        """Each site's drawing position (from the game's `sites()`), for a page or a path."""
+        return MappingProxyType(dict(self._coordinates))
 
     def tag_map(self) -> dict[str, str]:
         """UID hex -> piece for every virtual tag, to fill the controller's tag registry."""

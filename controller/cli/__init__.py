@@ -12,10 +12,10 @@ from typing import NoReturn
 
 from games.core.errors import GameError
 
-from . import bench, enroll, games_cmd, play, playout, replay, run, score
+from . import bench, enroll, games_cmd, play, playout, replay, run, score, sim
 from .common import UserError
 
-COMMANDS = [games_cmd, score, playout, replay, play, bench, enroll, run]
+COMMANDS = [games_cmd, score, playout, replay, play, bench, enroll, run, sim]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -18,7 +18,6 @@ from controller.service import TableService
 from controller.table import Table
 from controller.web import create_app
 from games.registry import get_game
-from hardware.buttons import ButtonPanel
 from hardware.leds import SiteLights, open_strip
 from hardware.link import HubLink
 from hardware.profile import BoardProfile, ProfileError, find_profile, load_profile
@@ -54,6 +53,7 @@ def build_service(
     *,
     url: str | None = None,
     strip: Any = None,
+    pin_factory: Any = None,
     rng: random.Random | None = None,
 ) -> tuple[TableService, TagRegistry]:
     game = get_game(profile.game)
@@ -65,21 +65,18 @@ def build_service(
         table.resume(stored)
     link = HubLink(url or profile.hub.url, baudrate=profile.hub.baudrate)
     lights = SiteLights(strip if strip is not None else open_strip(profile.leds), profile.leds)
-    return TableService(table, profile, link, registry.lookup, lights), registry
+    service = TableService(table, profile, link, registry.lookup, lights,
+                           pin_factory=pin_factory)
+    return service, registry
 
 
-async def serve(service: TableService, host: str, port: int, *, pin_factory: Any = None,
-                extra_routes: Any = None) -> None:
-    """Run the service, its buttons and its web page until cancelled."""
+async def serve(service: TableService, host: str, port: int, *, extra_routes: Any = None
+                ) -> None:
+    """Run the service (with its buttons) and its web page until cancelled."""
     import uvicorn
 
     app = create_app(service, service.profile.web_token)
     if extra_routes is not None:
         extra_routes(app)
-    panel = ButtonPanel.to_queue(service.profile.buttons, asyncio.get_running_loop(),
-                                 service.buttons, pin_factory)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
-    try:
-        await asyncio.gather(service.run(), server.serve())
-    finally:
-        panel.close()
+    await asyncio.gather(service.run(), server.serve())

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from games.core.game import CHANCE, Game
-from games.registry import get_game
+from games.registry import all_games, get_game
+from hardware.leds import SiteLights
 from simulator.scenario import (
     ExpectLed,
     ExpectStatus,
@@ -156,8 +157,6 @@ def test_a_step_the_table_cannot_do_stops_the_run_at_its_line(table: VirtualTabl
 
 
 def test_led_expectations_read_the_virtual_strip(table: VirtualTable) -> None:
-    from hardware.leds import SiteLights
-
     SiteLights(table.strip.strip, table.profile.leds).show(
         {"stack:4": table.profile.colours["wrong"]})
     report = run(ScenarioRunner(table, timeout_s=0.1),
@@ -218,25 +217,22 @@ class EngineProbe:
 
 
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.scenario")), ids=lambda p: p.stem)
-def test_shipped_scenarios_pass_against_the_engine(path: Path, make_table, watch) -> None:
+def test_shipped_scenarios_pass_against_the_engine(path: Path, tmp_path: Path, watch_any) -> None:
     scenario = load_scenario(path)
-    assert scenario.game == "tiki_topple" and scenario.expectations
-    table = make_table()
+    assert scenario.game is not None and scenario.expectations
+    table = VirtualTable.for_game(scenario.game, link_path=tmp_path / "tty", scan_ms=4).start()
 
     async def body(w: Any) -> None:
-        probe = EngineProbe(get_game("tiki_topple"), list(scenario.players),
+        probe = EngineProbe(get_game(scenario.game), list(scenario.players),
                             dict(scenario.options), w)
-        lights = None
-        if any(isinstance(i.action, ExpectLed) for i in scenario.instructions):
-            from hardware.leds import SiteLights
-
-            lights = SiteLights(table.strip.strip, table.profile.leds)
+        lights = SiteLights(table.strip.strip, table.profile.leds)
 
         def status() -> dict[str, Any]:
             result = probe()
-            if lights is not None:  # a stand-in lighting: wrong sites in the wrong colour
-                wrong = (result["discrepancy"] or {}).get("wrong_sites", [])
-                lights.show({site: table.profile.colours["wrong"] for site in wrong})
+            # A stand-in for the controller's lighting: wrong sites in the wrong colour.
+            wrong = (result["discrepancy"] or {}).get("wrong_sites", [])
+            lights.show({site: table.profile.colours["wrong"] for site in wrong
+                         if site in table.profile.leds.sites})
             return result
 
         async def judge_continuously() -> None:  # as the service does after every settle
@@ -245,19 +241,30 @@ def test_shipped_scenarios_pass_against_the_engine(path: Path, make_table, watch
                 await asyncio.sleep(0.02)
 
         judge = asyncio.create_task(judge_continuously())
-        runner = ScenarioRunner(table, status, timeout_s=2, poll_s=0.02, wait_scale=0.15)
+        runner = ScenarioRunner(table, status, timeout_s=2, poll_s=0.02, wait_scale=0.1)
         report = await runner.run(scenario)
         judge.cancel()
         assert report.passed, "\n".join(report.lines())
 
-    watch(body, on=table)
+    try:
+        watch_any(table, body)
+    finally:
+        table.close()
 
 
-def test_shipped_scenarios_name_only_what_the_table_has(table: VirtualTable) -> None:
+def test_scenarios_ship_for_every_game_and_name_only_what_its_table_has() -> None:
+    """Every game with a board profile has scenarios; each names only its table's things."""
+    from hardware.profile import PROFILES_DIR
+
     paths = sorted(SCENARIOS.glob("*.scenario"))
-    assert len(paths) >= 6
+    games = {load_scenario(path).game for path in paths}
+    with_profiles = {g.id for g in all_games() if (PROFILES_DIR / f"{g.id}.toml").exists()}
+    assert with_profiles <= games <= {g.id for g in all_games()}
+    assert len([p for p in paths if p.name.startswith("tiki_topple")]) >= 6
     for path in paths:
-        check_scenario(load_scenario(path), table)
+        scenario = load_scenario(path)
+        assert scenario.game is not None
+        check_scenario(scenario, VirtualTable.for_game(scenario.game))
 
 
 def test_a_missing_scenario_file_is_a_scenario_error(tmp_path: Path) -> None:

@@ -113,3 +113,11 @@ def test_a_slide_while_unplugged_still_moves_the_piece(table: VirtualTable) -> N
     assert asyncio.run(table.slide("stack:5", "stack:2")) == "tiki:nani"
     assert table.board() == {"stack:2": "tiki:nani"}
     assert table.field.items() == {"stack:2": (table.tags.tags_of("tiki:nani")[0].uid,)}
+
+
+def test_coordinates_come_from_the_game_and_cannot_be_changed(table: VirtualTable) -> None:
+    coordinates = table.coordinates
+    assert set(coordinates) == set(table.sites)
+    assert (coordinates["stack:3"].x, coordinates["stack:3"].y) == (0.0, 2.0)
+    with pytest.raises(TypeError):
+        coordinates["stack:3"] = coordinates["stack:4"]  # type: ignore[index]

@@ -1,0 +1,71 @@
+"""The whole table in one process: virtual hub (real firmware, real pty) and the real service."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from controller.cli.sim import virtual_service
+from controller.service import TableService
+from simulator.virtual_table import VirtualTable
+
+SETTLE_MS = 60
+
+
+@contextlib.asynccontextmanager
+async def running_table(data: Path, game: str = "tiki_topple", players=("anna", "ben"),
+                        options=None, new_game: bool = True,
+                        ) -> AsyncIterator[tuple[VirtualTable, TableService]]:
+    table, service = virtual_service(game, data, settle_ms=SETTLE_MS)
+    task = asyncio.create_task(service.run())
+    try:
+        await service.link.wait_connected(10)
+        if new_game and not service.table.started:
+            service.table.new_game(list(players), options or {})
+            service.judge()
+        yield table, service
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        table.close()
+
+
+def perform(table: VirtualTable, before: dict[str, str], after: dict[str, str]) -> None:
+    """Move pieces by hand from one board to the other: lift what goes, then lay what comes."""
+    for site in sorted(before):
+        if before[site] != after.get(site):
+            table.lift(site)
+    for site in sorted(after):
+        if before.get(site) != after[site]:
+            table.put(after[site], site)
+
+
+def known(board: dict[str, str]) -> dict[str, str]:
+    return {site: piece for site, piece in board.items() if not piece.startswith("uid:")}
+
+
+async def settled(table: VirtualTable, service: TableService, timeout: float = 10.0) -> None:
+    """Wait until the service has judged exactly what lies on the virtual table."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        want = known(table.board())
+        if (service.tracker.board == want and service.table.last_board == want
+                and not service._changed.is_set()):
+            await asyncio.sleep(0.02)  # let the LEDs and subscribers catch up
+            return
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"the service did not settle on {want}; it sees "
+                               f"{service.tracker.board}, judged {service.table.last_board}")
+        await asyncio.sleep(0.02)
+
+
+def play(scenario) -> None:
+    """Run an async scenario in a thread of its own (Playwright's sync API may own this
+    thread's event loop when browser tests share the worker)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, scenario()).result()

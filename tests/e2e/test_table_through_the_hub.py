@@ -1,0 +1,140 @@
+"""A game at the virtual table: every layer real except the hardware itself."""
+
+from __future__ import annotations
+
+import asyncio
+
+from simulator.virtual_hub import LinkFaults
+
+from .harness import perform, play, running_table, settled
+
+STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
+
+
+async def build(table, service) -> None:
+    for place, tiki in enumerate(STACK, start=1):
+        table.put(f"tiki:{tiki}", f"stack:{place}")
+    await settled(table, service)
+
+
+async def up1_wikiwiki(table, service) -> None:
+    """anna lays her up1 card and swaps nani and wikiwiki by hand."""
+    table.put("card:red:up1", "pad:play")
+    table.lift("stack:1")
+    table.lift("stack:2")
+    table.put("tiki:wikiwiki", "stack:1")
+    table.put("tiki:nani", "stack:2")
+    await settled(table, service)
+
+
+def test_a_move_is_refereed_and_lit(tmp_path) -> None:
+    async def scenario() -> None:
+        async with running_table(tmp_path) as (table, service):
+            await build(table, service)
+            assert service.status()["phase"] == "play"
+            assert service.status()["to_act"] == "anna"
+            await up1_wikiwiki(table, service)
+            assert service.table.actions[-1] == "up1 wikiwiki"
+            assert service.status()["to_act"] == "ben"
+            assert service.table.journal.active().actions[-1] == "up1 wikiwiki"
+
+    play(scenario)
+
+
+def test_a_wrong_board_changes_nothing_and_blinks_the_wrong_sites(tmp_path) -> None:
+    async def scenario() -> None:
+        async with running_table(tmp_path) as (table, service):
+            await build(table, service)
+            before = list(service.table.actions)
+            table.lift("stack:9")
+            table.put("tiki:kapu", "pad:play")  # a tiki on the card pad
+            await settled(table, service)
+            status = service.status()
+            assert status["discrepancy"]["wrong_sites"] == ["pad:play", "stack:9"]
+            assert service.table.actions == before
+            await asyncio.sleep(0.6)  # let the 4 Hz blink show up in the recorded frames
+            assert table.led("pad:play") == "wrong"
+            assert table.led("stack:9") == "wrong"
+            table.lift("pad:play")
+            table.put("tiki:kapu", "stack:9")
+            await settled(table, service)
+            assert service.status()["discrepancy"] is None
+
+    play(scenario)
+
+
+def test_restoring_the_table_and_pressing_confirm_undoes(tmp_path) -> None:
+    async def scenario() -> None:
+        async with running_table(tmp_path) as (table, service):
+            await build(table, service)
+            await up1_wikiwiki(table, service)
+            count = len(service.table.actions)
+            table.lift("pad:play")
+            table.lift("stack:1")
+            table.lift("stack:2")
+            table.put("tiki:nani", "stack:1")
+            table.put("tiki:wikiwiki", "stack:2")
+            await settled(table, service)
+            assert service.status()["prompt"] == {"kind": "undo", "steps": 1}
+            await table.press("confirm")
+            for _ in range(100):
+                if len(service.table.actions) == count - 1:
+                    break
+                await asyncio.sleep(0.02)
+            assert len(service.table.actions) == count - 1
+            assert service.status()["to_act"] == "anna"
+
+    play(scenario)
+
+
+def test_the_hub_unplugged_mid_move_loses_nothing(tmp_path) -> None:
+    async def scenario() -> None:
+        async with running_table(tmp_path) as (table, service):
+            await build(table, service)
+            table.put("card:red:up1", "pad:play")
+            table.unplug()
+            table.lift("stack:1")
+            table.lift("stack:2")
+            table.put("tiki:wikiwiki", "stack:1")
+            table.put("tiki:nani", "stack:2")
+            await asyncio.sleep(0.3)
+            table.replug()
+            await service.link.wait_connected(10)
+            await settled(table, service)
+            assert service.table.actions[-1] == "up1 wikiwiki"
+            assert service.link.health().reconnects >= 1
+
+    play(scenario)
+
+
+def test_one_percent_byte_noise_is_survived(tmp_path) -> None:
+    async def scenario() -> None:
+        async with running_table(tmp_path) as (table, service):
+            table.set_link_faults(LinkFaults(noise_rate=0.01))
+            await build(table, service)
+            await up1_wikiwiki(table, service)
+            # ben plays the first card his hand allows, moved by hand from board to board
+            game, state = service.table.game, service.table.state
+            move = next(a for a in game.legal_actions(state) if a != "pass")
+            perform(table, game.board(state), game.board(game.apply(state, move)))
+            await settled(table, service, timeout=20)
+            assert service.table.actions[-2:] == ["up1 wikiwiki", move]
+            assert service.link.health().crc_errors > 0  # the noise was real, and was caught
+
+    play(scenario)
+
+
+def test_an_unknown_tag_is_reported_not_guessed(tmp_path) -> None:
+    async def scenario() -> None:
+        async with running_table(tmp_path) as (table, service):
+            await build(table, service)
+            table.put_tag("04deadbeef0001", "pad:play")
+            for _ in range(100):
+                if service.status()["unknown_tags"]:
+                    break
+                await asyncio.sleep(0.02)
+            assert service.status()["unknown_tags"] == [{"site": "pad:play",
+                                                         "uid": "04DEADBEEF0001"}]
+            assert service.status()["phase"] == "play"
+
+    play(scenario)
