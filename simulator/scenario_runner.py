@@ -117,6 +117,7 @@ class ScenarioRunner:
         timeout_s: float = 3.0,
         poll_s: float = 0.05,
         wait_scale: float = 1.0,
+        settle: Callable[[], Awaitable[Any] | Any] | None = None,
     ) -> None:
         if not 0.0 <= wait_scale <= 10.0:
             raise ValueError(f"wait_scale must be 0..10, got {wait_scale}")
@@ -126,6 +127,9 @@ class ScenarioRunner:
         self.poll_s = poll_s
         self.wait_scale = wait_scale
         """Multiplies every `wait` (a faster referee than the Pi's settle time needs less)."""
+        self.settle = settle
+        """Awaited after every `wait` (once its time has passed): e.g. until the controller has
+        judged the table. With it, `wait_scale=0` runs a scenario as fast as the referee."""
 
     async def run(self, scenario: Scenario) -> ScenarioReport:
         """Check the scenario's names against the table (ScenarioError), then run it."""
@@ -143,6 +147,10 @@ class ScenarioRunner:
                 await perform(self.table, action)
             except TableError as exc:
                 return ScenarioReport(scenario.source, tuple(results), (instruction.line, str(exc)))
+            if isinstance(action, Wait) and self.settle is not None:
+                done = self.settle()
+                if inspect.isawaitable(done):
+                    await done
         return ScenarioReport(scenario.source, tuple(results))
 
     async def _expect(self, expectation: Expectation) -> tuple[bool, str]:

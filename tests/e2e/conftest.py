@@ -15,8 +15,10 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """Per module: Playwright's sync API runs an event loop in this thread while it is open,
+    which would stop every later test that calls asyncio.run in the same worker."""
     if not CHROMIUM.exists() or shutil.which("chromium") is None:
         pytest.fail("Chromium is missing: `make test` installs it (apt-get install chromium)")
     from playwright.sync_api import sync_playwright

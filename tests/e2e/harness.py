@@ -33,8 +33,9 @@ async def running_table(data: Path, game: str = "tiki_topple", players=("anna", 
         table.close()
 
 
-def perform(table: VirtualTable, before: dict[str, str], after: dict[str, str]) -> None:
-    """Move pieces by hand from one board to the other: lift what goes, then lay what comes."""
+def perform(table: VirtualTable, after: dict[str, str]) -> None:
+    """Move pieces by hand until the table shows ``after``: lift what goes, lay what comes."""
+    before = table.board()
     for site in sorted(before):
         if before[site] != after.get(site):
             table.lift(site)

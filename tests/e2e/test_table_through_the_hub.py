@@ -116,7 +116,7 @@ def test_one_percent_byte_noise_is_survived(tmp_path) -> None:
             # ben plays the first card his hand allows, moved by hand from board to board
             game, state = service.table.game, service.table.state
             move = next(a for a in game.legal_actions(state) if a != "pass")
-            perform(table, game.board(state), game.board(game.apply(state, move)))
+            perform(table, game.board(game.apply(state, move)))
             await settled(table, service, timeout=20)
             assert service.table.actions[-2:] == ["up1 wikiwiki", move]
             assert service.link.health().crc_errors > 0  # the noise was real, and was caught

@@ -71,8 +71,8 @@ class LinkWatcher:
                 await asyncio.sleep(0.005)
 
     async def settle(self) -> None:
-        """Until the host's board is the table's physical board."""
-        await self.until(lambda: self.board() == self.table.board())
+        """Until the host's board is the table's physical board (generous: a loaded CI box)."""
+        await self.until(lambda: self.board() == self.table.board(), timeout=10.0)
 
     def of(self, kind: type) -> list[Any]:
         return [event for event in self.events if isinstance(event, kind)]

@@ -241,7 +241,12 @@ def test_shipped_scenarios_pass_against_the_engine(path: Path, tmp_path: Path, w
                 await asyncio.sleep(0.02)
 
         judge = asyncio.create_task(judge_continuously())
-        runner = ScenarioRunner(table, status, timeout_s=2, poll_s=0.02, wait_scale=0.1)
+        async def settle() -> None:  # the host has seen the table, and the referee judged it
+            await w.settle()
+            status()
+
+        runner = ScenarioRunner(table, status, timeout_s=2, poll_s=0.02, wait_scale=0.0,
+                                settle=settle)
         report = await runner.run(scenario)
         judge.cancel()
         assert report.passed, "\n".join(report.lines())
