@@ -129,6 +129,11 @@ class TableService:
             self._changed.set()
             self.publish()
 
+    @property
+    def judging(self) -> bool:
+        """A change came in that the table has not judged yet."""
+        return self._changed.is_set()
+
     def _reader(self, number: int) -> dict[str, Any]:
         return self.readers.setdefault(number, {"site": None, "status": "unknown"})
 

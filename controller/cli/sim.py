@@ -9,22 +9,37 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import tempfile
 from pathlib import Path
 
+from controller.service import TableService
 from games.registry import get_game
+from simulator.autoplay import AutoplayBot
 from simulator.page import simulator_router
+from simulator.scenario import ScenarioError, load_scenario
+from simulator.scenario_runner import ScenarioRunner
 from simulator.virtual_table import VirtualTable
 
-from .common import parse_options, parse_players
+from .common import UserError, parse_options, parse_players, print_json, progress, progress_done
 from .compose import build_service, data_dir, serve
+
+HEADLESS_SETTLE_MS = 80
+"""Settle time for scenarios and autoplay: no human hand to wait for, so keep them quick."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("sim", help="the table with virtual hardware and a play page")
+    parser = subparsers.add_parser(
+        "sim", help="the table with virtual hardware: a play page, a scenario, or autoplay")
     parser.add_argument("--game", default="tiki_topple", help="game id (default tiki_topple)")
     parser.add_argument("--players", default="anna,ben", help="names, comma separated")
+    parser.add_argument("--scenario", metavar="FILE", help="run a scenario file headless")
+    parser.add_argument("--autoplay", metavar="GAME", help="bots play whole games headless")
+    parser.add_argument("--games", type=int, default=1, help="with --autoplay: how many")
+    parser.add_argument("--seed", type=int, default=0, help="with --autoplay: seed of the bots")
+    parser.add_argument("--mistakes", type=float, default=0.1,
+                        help="with --autoplay: share of actions done wrong first, then fixed")
     parser.add_argument("--option", action="append", metavar="NAME=VALUE")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
@@ -33,6 +48,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.scenario:
+        with tempfile.TemporaryDirectory(prefix="tabletop-sim-") as scratch:
+            return asyncio.run(run_scenario(Path(args.scenario), Path(scratch)))
+    if args.autoplay:
+        return autoplay(args)
     game = get_game(args.game)
     players = parse_players(args.players)
     options = parse_options(args.option)
@@ -75,3 +95,100 @@ async def interactive(game_id: str, players: list[str], options: dict[str, str],
                     extra_routes=lambda app: app.include_router(simulator_router(table, "/")))
     finally:
         table.close()
+
+
+async def settled(table: VirtualTable, service: TableService, timeout: float = 10.0) -> None:
+    """Wait until the service has judged exactly what lies on the virtual table."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        want = {site: piece for site, piece in table.board().items()
+                if not piece.startswith("uid:")}
+        if (service.tracker.board == want and service.table.last_board == want
+                and not service.judging):
+            return
+        if loop.time() > deadline:
+            raise TimeoutError(f"the service did not settle on {want}")
+        await asyncio.sleep(0.02)
+
+
+@contextlib.asynccontextmanager
+async def running(game_id: str, data: Path, players, options):
+    """A virtual table and its service, running, with a new game started."""
+    table, service = virtual_service(game_id, data, settle_ms=HEADLESS_SETTLE_MS)
+    task = asyncio.create_task(service.run())
+    try:
+        await service.link.wait_connected(10)
+        service.table.new_game(list(players), dict(options))
+        service.judge()
+        yield table, service
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        table.close()
+
+
+async def run_scenario(path: Path, data: Path) -> int:
+    try:
+        scenario = load_scenario(path)
+    except (OSError, ScenarioError) as error:
+        raise UserError(str(error)) from None
+    game = get_game(scenario.game or "tiki_topple")
+    players = scenario.players or ("anna", "ben")
+    game.initial(players, dict(scenario.options))
+    async with running(game.id, data, players, scenario.options) as (table, service):
+        runner = ScenarioRunner(table, service.status,
+                                settle=lambda: settled(table, service))
+        report = await runner.run(scenario)
+    for line in report.lines():
+        print(line)
+    return 0 if report.passed else 1
+
+
+def autoplay(args: argparse.Namespace) -> int:
+    game = get_game(args.autoplay)
+    players = parse_players(args.players)
+    options = parse_options(args.option)
+    game.initial(players, options)
+    if args.games < 1 or not 0 <= args.mistakes <= 1:
+        raise UserError("--games must be at least 1 and --mistakes a share from 0 to 1")
+    results = []
+    for number in range(args.games):
+        with tempfile.TemporaryDirectory(prefix="tabletop-autoplay-") as scratch:
+            results.append(asyncio.run(autoplay_one(game.id, players, options, Path(scratch),
+                                                    args.seed + number, args.mistakes)))
+        progress(f"autoplay: {number + 1}/{args.games} games")
+    progress_done()
+    summary = {
+        "game": game.id,
+        "players": players,
+        "games": args.games,
+        "completed": sum(r["finished"] for r in results),
+        "moves": sum(r["moves"] for r in results),
+        "mistakes_made": sum(r["mistakes"] for r in results),
+        "mistakes_recovered": sum(r["mistakes"] for r in results if r["finished"]),
+        "scores_match": all(r["scores_match"] for r in results),
+        "records_match": all(r["records_match"] for r in results),
+        "results": results,
+    }
+    print_json(summary)
+    return 0 if summary["scores_match"] and summary["records_match"] else 1
+
+
+async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
+                       mistakes: float) -> dict:
+    async with running(game_id, data, players, options) as (table, service):
+        bot = AutoplayBot(table, players, options, settle=lambda: settled(table, service),
+                          seed=seed, mistake_rate=mistakes, settle_every="action",
+                          hidden_chance=lambda index: service.table.actions[index])
+        result = await bot.play()
+        game = service.table.game
+        replayed = game.initial(players, options)
+        for action in result.record["actions"]:
+            replayed = game.apply(replayed, action)
+        engine = game.score(replayed).to_json()["scores"]
+        table_scores = service.table.status()["scores"]["scores"]
+        return {**result.summary(), "seed": seed, "controller_scores": table_scores,
+                "scores_match": engine == table_scores,
+                "records_match": service.table.actions == result.record["actions"]}

@@ -54,7 +54,7 @@ async def settled(table: VirtualTable, service: TableService, timeout: float = 1
     while True:
         want = known(table.board())
         if (service.tracker.board == want and service.table.last_board == want
-                and not service._changed.is_set()):
+                and not service.judging):
             await asyncio.sleep(0.02)  # let the LEDs and subscribers catch up
             return
         if asyncio.get_running_loop().time() > deadline:

@@ -1,0 +1,75 @@
+"""The simulator page: a person plays a move with the mouse, in real headless Chromium."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.cli.sim import virtual_service
+from controller.web import create_app
+from simulator.page import simulator_router
+
+from .served import Served
+
+STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
+
+
+@pytest.fixture
+def served(tmp_path):
+    table, service = virtual_service("tiki_topple", tmp_path, settle_ms=60)
+    app = create_app(service, service.profile.web_token)
+    app.include_router(simulator_router(table, "/"))
+    served = Served(app, background=service.run)
+    served.call(lambda: service.table.new_game(["anna", "ben"], {"edition": "gamewright"}))
+    yield table, service, served
+    served.stop()
+    table.close()
+
+
+def until(condition, timeout: float = 15.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def drag(page, source, target) -> None:
+    source.wait_for(state="visible")
+    box = source.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    target.wait_for(state="visible")
+    goal = target.bounding_box()
+    page.mouse.move(goal["x"] + goal["width"] / 2, goal["y"] + goal["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def test_a_move_played_with_the_mouse_reaches_the_referee(browser, served) -> None:
+    table, service, server = served
+    for place, tiki in enumerate(STACK, start=1):
+        table.put(f"tiki:{tiki}", f"stack:{place}")
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    page.goto(f"{server.url}/sim")
+    page.wait_for_selector("g.piece[data-site='stack:9']")
+    until(lambda: server.call(lambda: service.status()["to_act"]) == "anna")
+    # anna: up1 on wikiwiki. Card from the box to the pad, then swap the two tikis by hand.
+    drag(page, page.locator("#box .tile[data-piece='card:red:up1']"),
+         page.locator("g.site[data-site='pad:play'] rect").first)
+    page.wait_for_selector("g.piece[data-site='pad:play']")
+    drag(page, page.locator("g.piece[data-site='stack:1']"), page.locator("#box"))
+    page.wait_for_function("!document.querySelector(\"g.piece[data-site='stack:1']\")")
+    drag(page, page.locator("g.piece[data-site='stack:2']"),
+         page.locator("g.site[data-site='stack:1'] rect").first)
+    page.wait_for_selector("g.piece[data-site='stack:1'][data-piece='tiki:wikiwiki']")
+    drag(page, page.locator("#box .tile[data-piece='tiki:nani']"),
+         page.locator("g.site[data-site='stack:2'] rect").first)
+    until(lambda: server.call(lambda: service.status()["last_action"]) == "up1 wikiwiki")
+    assert table.board()["stack:1"] == "tiki:wikiwiki"
+    assert server.call(lambda: service.table.actions[-1]) == "up1 wikiwiki"
+    page.wait_for_selector("g.site[data-led='legal']")  # the LEDs now light ben's options
+    page.screenshot(path=str(Path(__file__).resolve().parents[2] / "docs" /
+                             "simulator-page.png"))
+    page.close()
