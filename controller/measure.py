@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import statistics
 import time
@@ -63,4 +64,151 @@ def referee_timings(game: Game[Any], games: int, seed: int = 0,
         "successors_ms_p50": round(statistics.median(builds) * ms, 3),
         "successors_ms_p99": round(percentile(builds, 0.99) * ms, 3),
         "successors_ms_max": round(max(builds) * ms, 3),
+    }
+
+
+def rss_mb() -> float:
+    """Resident memory of this process, from /proc (Linux, as on the Pi)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class _PtyHub:
+    """Just enough hub to answer the link's hello and snapshot requests on a real pty, and to
+    write tag frames at the moments the benchmark chooses."""
+
+    def __init__(self, readers: int) -> None:
+        import os
+        import tty
+
+        from hardware import codec
+
+        self.codec = codec
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.path = os.ttyname(self.slave)
+        self.readers = readers
+        self.uids: dict[int, bytes] = {}
+        self.seq = 0
+        self.stop = False
+
+    def send(self, message: Any) -> None:
+        import os
+
+        os.write(self.master, self.codec.encode(message, self.seq))
+        self.seq = (self.seq + 1) & 0xFFFF
+
+    def serve(self) -> None:
+        import os
+        import select
+
+        from hardware.protocol import (
+            PROTOCOL_VERSION,
+            Hello,
+            ReaderState,
+            ReaderStatus,
+            RequestHello,
+            RequestSnapshot,
+            Snapshot,
+        )
+
+        decoder = self.codec.StreamDecoder()
+        while not self.stop:
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if not ready:
+                continue
+            for packet in decoder.feed(os.read(self.master, 4096)):
+                if isinstance(packet.message, RequestHello):
+                    self.send(Hello(PROTOCOL_VERSION, self.readers, 3, "bench"))
+                elif isinstance(packet.message, RequestSnapshot):
+                    self.send(Snapshot(tuple(
+                        ReaderState(ReaderStatus.OK, self.uids.get(n, b""))
+                        for n in range(self.readers))))
+
+
+async def led_latency(events: int, rate: float,
+                      progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+    """Time from a tag frame written to the hub's pty until the LED frame it causes is pushed.
+
+    The settle time is set to zero here: it is a deliberate wait (the profile's ``settle_ms``)
+    that comes on top of these figures. Each event lifts or puts back the bottom tiki, so each
+    one changes what the LEDs show.
+    """
+    import asyncio
+    import tempfile
+    import threading
+    from pathlib import Path
+
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.leds import RecordingStrip
+    from hardware.protocol import TagArrived, TagLeft
+
+    from .cli.compose import build_service, load_board
+
+    profile = load_board("tiki_topple")
+    hub = _PtyHub(max(profile.readers) + 1)
+    threading.Thread(target=hub.serve, daemon=True).start()
+    stack = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
+    with tempfile.TemporaryDirectory() as scratch:
+        strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
+        service, registry = build_service(profile, Path(scratch), url=hub.path, strip=strip,
+                                          pin_factory=MockFactory(), rng=random.Random(0))
+        for reader, tiki in enumerate(stack):
+            uid = bytes([4, 0xA0, 0, 0, 0, 0, reader])
+            registry.enroll(uid, f"tiki:{tiki}")
+            hub.uids[reader] = uid
+        service.tracker.settle_seconds = 0.0
+        service.table.new_game(["anna", "ben"], {"edition": "gamewright"})
+        pushes: list[float] = []
+        relight = service.relight
+
+        def timed_relight() -> None:
+            before = service.lights.pushes
+            relight()
+            if service.lights.pushes != before:
+                pushes.append(time.perf_counter())
+
+        service.relight = timed_relight  # type: ignore[method-assign]
+        task = asyncio.create_task(service.run())
+        await service.link.wait_connected(10)
+        while service.table.status()["phase"] != "play":
+            await asyncio.sleep(0.01)
+        written: list[float] = []
+        latencies: list[float] = []
+        start = time.perf_counter()
+        uid = hub.uids[8]
+        peak = rss_mb()
+        for number in range(events):
+            due = start + number / rate
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            count = len(pushes)
+            written.append(time.perf_counter())
+            hub.send(TagLeft(8, uid) if number % 2 == 0 else TagArrived(8, uid))
+            deadline = time.perf_counter() + 1.0
+            while len(pushes) == count and time.perf_counter() < deadline:
+                await asyncio.sleep(0.0005)
+            if len(pushes) > count:
+                latencies.append(pushes[count] - written[-1])
+            if number % 200 == 0:
+                peak = max(peak, rss_mb())
+                progress(f"latency: {number}/{events} events")
+        elapsed = time.perf_counter() - start
+        hub.stop = True
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    ms = 1000
+    return {
+        "events": events,
+        "rate_per_second": round(events / elapsed, 1),
+        "lit": len(latencies),
+        "latency_ms_p50": round(statistics.median(latencies) * ms, 2),
+        "latency_ms_p99": round(percentile(latencies, 0.99) * ms, 2),
+        "latency_ms_max": round(max(latencies) * ms, 2),
+        "settle_ms_added_by_profile": profile.settle_ms,
+        "rss_mb_peak": round(peak, 1),
     }

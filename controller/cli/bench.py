@@ -109,7 +109,26 @@ def bench_referee(args: argparse.Namespace) -> BenchResult:
     )
 
 
+def bench_latency(args: argparse.Namespace) -> BenchResult:
+    """Hub frame on the pty to LED frame pushed (target p99 <= 20 ms), and service memory."""
+    import asyncio
+
+    from controller.measure import led_latency
+
+    events = max(2000, int(args.seconds * 200))
+    row = asyncio.run(led_latency(events, 200.0, progress=progress))
+    progress_done()
+    return BenchResult(
+        "Tag frame on the hub's pty to LED frame pushed (ms), settle time excluded",
+        ("events", "per s", "p50", "p99", "max", "+ settle", "RSS MB"),
+        ((row["events"], row["rate_per_second"], row["latency_ms_p50"], row["latency_ms_p99"],
+          row["latency_ms_max"], row["settle_ms_added_by_profile"], row["rss_mb_peak"]),),
+        {"bench": "latency", "latency": row},
+    )
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], BenchResult]] = {
+    "latency": bench_latency,
     "engines": bench_engines,
     "referee": bench_referee,
     "hub": bench_hub,

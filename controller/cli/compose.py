@@ -18,7 +18,8 @@ from controller.service import TableService
 from controller.table import Table
 from controller.web import create_app
 from games.registry import get_game
-from hardware.leds import SiteLights, open_strip
+from hardware.buttons import PinFactoryUnavailable, make_pin_factory
+from hardware.leds import LedDriverUnavailable, SiteLights, open_strip
 from hardware.link import HubLink
 from hardware.profile import BoardProfile, ProfileError, find_profile, load_profile
 from hardware.registry import TagRegistry
@@ -57,6 +58,11 @@ def build_service(
     rng: random.Random | None = None,
 ) -> tuple[TableService, TagRegistry]:
     game = get_game(profile.game)
+    try:  # open the real devices first: a missing library is one clear line, not a traceback
+        strip = strip if strip is not None else open_strip(profile.leds)
+        pin_factory = pin_factory or make_pin_factory(profile.buttons.pin_factory)
+    except (LedDriverUnavailable, PinFactoryUnavailable) as error:
+        raise UserError(str(error)) from None
     journal = Journal(data / "journal.sqlite3")
     registry = TagRegistry(data / "tags.sqlite3")
     table = Table(game, journal, rng)
@@ -64,7 +70,7 @@ def build_service(
     if stored is not None and stored.game == game.id:
         table.resume(stored)
     link = HubLink(url or profile.hub.url, baudrate=profile.hub.baudrate)
-    lights = SiteLights(strip if strip is not None else open_strip(profile.leds), profile.leds)
+    lights = SiteLights(strip, profile.leds)
     service = TableService(table, profile, link, registry.lookup, lights,
                            pin_factory=pin_factory)
     return service, registry

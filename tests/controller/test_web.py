@@ -6,6 +6,7 @@ import random
 
 import pytest
 from fastapi.testclient import TestClient
+from gpiozero.pins.mock import MockFactory
 
 from controller.cli.compose import build_service, load_board
 from controller.web import create_app
@@ -20,7 +21,7 @@ def service(tmp_path):
     profile = load_board("tiki_topple")
     strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
     service, registry = build_service(profile, tmp_path, url=str(tmp_path / "no-hub"),
-                                      strip=strip, rng=random.Random(1))
+                                      strip=strip, pin_factory=MockFactory(), rng=random.Random(1))
     for tiki in STACK:
         registry.enroll(f"aabbcc{STACK.index(tiki):02x}", f"tiki:{tiki}")
     return service

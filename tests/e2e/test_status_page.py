@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 
 from controller.cli.compose import build_service, load_board
 from controller.web import create_app
@@ -22,7 +23,7 @@ def table(tmp_path):
     profile = load_board("tiki_topple")
     strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
     service, registry = build_service(profile, tmp_path, url=str(tmp_path / "no-hub"),
-                                      strip=strip, rng=random.Random(1))
+                                      strip=strip, pin_factory=MockFactory(), rng=random.Random(1))
     uids = {tiki: f"04a1b2{n:02x}" for n, tiki in enumerate(STACK)}
     for tiki, uid in uids.items():
         registry.enroll(uid, f"tiki:{tiki}")
