@@ -406,7 +406,7 @@ class TikiTopple(Game[TikiState]):
             tuple(
                 mission_line(
                     edition, result.stack, edition.mission(result.missions[seat]).tikis,
-                    f"round {number}: ",
+                    f"round {number}: ", on_table=number == len(state.history),
                 )
                 for number, result in enumerate(state.history, start=1)
             )

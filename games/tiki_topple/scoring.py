@@ -18,7 +18,11 @@ def mission_points(edition: Edition, stack: tuple[str, ...], mission: tuple[str,
 
 
 def mission_line(
-    edition: Edition, stack: tuple[str, ...], mission: tuple[str, ...], prefix: str
+    edition: Edition,
+    stack: tuple[str, ...],
+    mission: tuple[str, ...],
+    prefix: str,
+    on_table: bool = True,
 ) -> ScoreLine:
     """E.g. ``round 1: hookipa at 1 (needs top 1): 9, lokahi at 4 (needs top 2): 0, ... = 9``."""
     parts = []
@@ -29,6 +33,6 @@ def mission_line(
         got = points if tiki in stack[:depth] else 0
         total += got
         parts.append(f"{tiki} {place} (needs top {depth}): {got}")
-        if got:
+        if got and on_table:  # the end-of-game sweep lights the tikis that scored
             sites.append(f"stack:{stack.index(tiki) + 1}")
     return ScoreLine(f"{prefix}{', '.join(parts)} = {total}", total, tuple(sites))
