@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from hardware.buttons import ButtonEvent, ButtonPanel
@@ -254,6 +254,3 @@ class TableService:
                 with contextlib.suppress(asyncio.QueueEmpty):
                     queue.get_nowait()
             queue.put_nowait(status)
-
-    def known_sites(self) -> Mapping[str, Any]:
-        return {site.id: site for site in self.table.game.sites(max(2, len(self.table.players)))}

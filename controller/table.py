@@ -269,6 +269,18 @@ class Table:
                     return back
         return steps
 
+    def abort(self) -> None:
+        """End the running game as aborted; it stays in the journal."""
+        if self.game_id is None or not self.started:
+            raise NothingToConfirm("no game is running")
+        self.journal.end(self.game_id, "aborted")
+        self.log("game", "game aborted")
+        self.states.clear()
+        self.actions.clear()
+        self.game_id = None
+        self.decision = NoChange()
+        self._successors = None
+
     def log(self, kind: str, text: str) -> None:
         self.events.append(Event(kind, text))
         del self.events[:-50]

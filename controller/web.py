@@ -119,15 +119,7 @@ def create_app(service: TableService, token: str) -> FastAPI:
 
     @app.post("/api/abort", dependencies=guard)
     def abort() -> Done:
-        table = service.table
-        if table.game_id is None or not table.started:
-            raise HTTPException(409, "no game is running")
-        table.journal.end(table.game_id, "aborted")
-        table.log("game", "game aborted")
-        table.states.clear()
-        table.game_id = None
-        service.judge()
-        return Done(ok=True, message="game aborted")
+        return _act(lambda: (service.table.abort(), "game aborted")[1])
 
     def _act(step) -> Done:
         if not service.table.started:

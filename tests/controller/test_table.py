@@ -67,13 +67,13 @@ def test_a_move_is_journalled_and_a_wrong_board_changes_nothing(table: Table) ->
     assert table.actions[-1] == "up1 wikiwiki"
     before = list(table.actions)
     wrong = stack_board(moved, "card:red:up1")
-    wrong["stack:9"], wrong["stack:8"] = wrong["stack:8"], wrong["stack:9"]  # no card for it
+    wrong["stack:9"], wrong["stack:8"] = wrong["stack:8"], wrong["stack:9"]  # no card laid yet
     decision = table.observe(wrong)
-    assert isinstance(decision, InProgress | Discrepancy)
+    # Ben may be half way through a wiki (his card still to come), if he holds one.
+    expected = InProgress if "wiki" in table.state.hands[1] else Discrepancy
+    assert isinstance(decision, expected)
     assert table.actions == before
-    stray = {**stack_board(moved, "card:red:up1"), "stack:10": "tiki:kapu"}
-    decision = table.observe({k: v for k, v in stray.items() if k != "stack:10"} | {
-        "pad:play": "card:blue:up1"})
+    decision = table.observe({**stack_board(moved), "pad:play": "card:blue:up1"})  # not anna's
     assert isinstance(decision, Discrepancy)
     status = table.status()
     assert status["discrepancy"]["wrong_sites"] == ["pad:play"]
