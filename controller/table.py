@@ -8,6 +8,7 @@ before the state (and so the LEDs) moves on.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +60,8 @@ class Table:
         self.decision: Decision = NoChange()
         self.events: list[Event] = []
         self.last_board: dict[str, str] = {}
+        self.seat_tokens: dict[int, str] = {}
+        """Who holds which seat's private view (see claim_seat); cleared with every new game."""
         self._held_board: dict[str, str] | None = None
         """After an undo: the board as it was, not to be read again until the table changes."""
         self._successors: Successors | None = None
@@ -85,6 +88,7 @@ class Table:
     def _begin(self, players: tuple[str, ...], options: dict[str, str], state: Any,
                actions: tuple[str, ...]) -> None:
         self.players, self.options = players, options
+        self.seat_tokens = {}
         self.states, self.actions = [state], list(actions)
         self.decision = NoChange()
         self._successors = None
@@ -268,6 +272,29 @@ class Table:
                 if seen == steps:
                     return back
         return steps
+
+    # -- private views: each player's phone -------------------------------------------------
+    def claim_seat(self, seat: int) -> str:
+        """A secret token for the first phone that asks for this seat's private view."""
+        if not self.started or not 0 <= seat < len(self.players):
+            raise NothingToConfirm(f"there is no seat {seat} in this game")
+        if seat in self.seat_tokens:
+            raise NothingToConfirm(
+                f"{self.players[seat]}'s seat is taken; the table's owner can release it")
+        token = secrets.token_urlsafe(16)
+        self.seat_tokens[seat] = token
+        self.log("seat", f"{self.players[seat]} joined on a phone")
+        return token
+
+    def private_view(self, seat: int, token: str) -> dict[str, Any]:
+        held = self.seat_tokens.get(seat)
+        if held is None or not secrets.compare_digest(held, token):
+            raise PermissionError("this phone does not hold that seat")
+        return self.game.view(self.state, seat)
+
+    def release_seats(self) -> None:
+        self.seat_tokens = {}
+        self.log("seat", "all seats released")
 
     def abort(self) -> None:
         """End the running game as aborted; it stays in the journal."""

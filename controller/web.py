@@ -39,6 +39,11 @@ class Choice(BaseModel):
     index: int = Field(ge=0, le=100)
 
 
+class SeatToken(BaseModel):
+    seat: int
+    token: str
+
+
 class Done(BaseModel):
     ok: bool
     message: str
@@ -116,6 +121,36 @@ def create_app(service: TableService, token: str) -> FastAPI:
     @app.post("/api/choose", dependencies=guard)
     def choose(body: Choice) -> Done:
         return _act(lambda: service.table.choose(body.index))
+
+    @app.get("/player", response_class=HTMLResponse, include_in_schema=False)
+    def player_page() -> str:
+        return (STATIC / "player.html").read_text(encoding="utf-8")
+
+    @app.post("/api/seats/{seat}/claim")
+    def claim_seat(seat: int) -> SeatToken:
+        """The first phone to ask gets this seat's private view (hand, secret cards)."""
+        try:
+            return SeatToken(seat=seat, token=service.table.claim_seat(seat))
+        except NothingToConfirm as error:
+            raise HTTPException(409, str(error)) from None
+
+    @app.get("/api/seats/{seat}/view")
+    def private_view(seat: int, x_seat_token: Annotated[str | None, Header()] = None
+                     ) -> dict[str, Any]:
+        """What only this seat's player may see; needs the token the claim returned."""
+        if not x_seat_token:
+            raise HTTPException(401, "send the seat's token as 'X-Seat-Token'")
+        if not service.table.started:
+            raise HTTPException(409, "no game is running")
+        try:
+            return service.table.private_view(seat, x_seat_token)
+        except PermissionError as error:
+            raise HTTPException(403, str(error)) from None
+
+    @app.post("/api/seats/release", dependencies=guard)
+    def release_seats() -> Done:
+        service.table.release_seats()
+        return Done(ok=True, message="all seats released")
 
     @app.post("/api/abort", dependencies=guard)
     def abort() -> Done:

@@ -41,7 +41,8 @@ def test_without_the_token_nothing_changes(case) -> None:
     journal_before = [(g.id, g.status, g.actions) for g in SERVICE.table.journal.games()]
     response = case.call(headers={"Authorization": "Bearer wrong-token"})
     assert response.status_code < 500
-    if case.method.upper() == "POST":
+    # Claiming a seat's private view is open by design (the first phone wins); the rest is not.
+    if case.method.upper() == "POST" and not case.path.endswith("/claim"):
         assert 400 <= response.status_code < 500, (case.path, response.status_code)
         assert [(g.id, g.status, g.actions)
                 for g in SERVICE.table.journal.games()] == journal_before

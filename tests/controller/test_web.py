@@ -92,3 +92,24 @@ def test_malformed_requests_change_nothing(client: TestClient, service) -> None:
                                               {"edition": "deluxe"}}, headers=AUTH)
     assert response.status_code == 422 and "must be one of" in response.json()["detail"]
     assert service.table.journal.games() == []
+
+
+def test_each_player_sees_their_own_secrets_on_their_phone(client: TestClient, service) -> None:
+    client.post("/api/game", json={"players": ["anna", "ben"]}, headers=AUTH)
+    service.tracker.snapshot({n: f"aabbcc{n:02x}" for n in range(9)}, now=0.0)
+    service.judge()  # stack built: the service deals missions and set-aside cards
+    claim = client.post("/api/seats/0/claim").json()
+    assert client.post("/api/seats/0/claim").status_code == 409  # first phone wins
+    assert client.post("/api/seats/7/claim").status_code == 409
+    view = client.get("/api/seats/0/view", headers={"X-Seat-Token": claim["token"]}).json()
+    assert view["you"] == "anna" and len(view["hand"]) == 7 and len(view["mission"]) == 3
+    assert client.get("/api/seats/0/view").status_code == 401
+    assert client.get("/api/seats/1/view",
+                      headers={"X-Seat-Token": claim["token"]}).status_code == 403
+    public = client.get("/api/status").json()
+    assert "hand" not in public["view"] and "mission" not in public["view"]
+    assert client.post("/api/seats/release").status_code == 401
+    assert client.post("/api/seats/release", headers=AUTH).json()["ok"]
+    assert client.get("/api/seats/0/view",
+                      headers={"X-Seat-Token": claim["token"]}).status_code == 403
+    assert client.get("/player").status_code == 200
