@@ -86,3 +86,24 @@ def test_unknown_tags_are_reported_on_the_page(browser, table) -> None:
     page.wait_for_function(
         "document.getElementById('message').textContent.includes('unknown tag 04deadbe')")
     page.close()
+
+
+def test_a_player_claims_a_seat_and_sees_only_their_secrets(browser, table) -> None:
+    service, served, uids = table
+    served.call(lambda: service.table.new_game(["anna", "ben"], {}))
+    served.call(lambda: lay(service, {n: uids[tiki] for n, tiki in enumerate(STACK)}))
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(f"{served.url}/player")
+    phone.get_by_role("button", name="ben").click()
+    phone.wait_for_function("document.getElementById('title').textContent === \"ben's hand\"")
+    text = phone.locator("#secret").inner_text()
+    ben = served.call(lambda: service.table.game.view(service.table.state, 1))
+    assert all(card in text for card in ben["hand"])
+    assert all(tiki in text for tiki in ben["mission"])
+    phone.screenshot(path=str(DOCS / "player-page.png"))
+    other = browser.new_page()
+    other.goto(f"{served.url}/player")
+    other.get_by_role("button", name="ben").click()
+    other.wait_for_function("document.getElementById('note').textContent.includes('taken')")
+    phone.close()
+    other.close()
