@@ -14,7 +14,7 @@ own, so players who cannot tell the colours apart can still tell the roles apart
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from games.core.scoresheet import ScoreSheet
@@ -37,13 +37,19 @@ COLOUR_OF_ROLE = {"legal": "legal", "active": "active", "choice": "legal", "wron
 """Which profile colour each role uses (choice shares legal's colour, not its pattern)."""
 
 
-def plan(decision: Decision, successors: Successors) -> dict[str, str]:
-    """Which role each site plays for this decision."""
+def plan(decision: Decision, successors: Successors,
+         legal_sites: Collection[str] | None = None) -> dict[str, str]:
+    """Which role each site plays for this decision.
+
+    ``legal_sites``: where the current step may go, as the table may show it (see
+    ``Table.legal_sites``); by default every site a legal action changes.
+    """
     roles: dict[str, str] = {}
     if isinstance(decision, NoChange):
-        for successor in successors.changing:
-            for site in _changed(successors.board, successor.board):
-                roles[site] = "legal"
+        if legal_sites is None:
+            legal_sites = {site for successor in successors.changing
+                           for site in _changed(successors.board, successor.board)}
+        roles.update(dict.fromkeys(sorted(legal_sites), "legal"))
     elif isinstance(decision, InProgress):
         roles.update(dict.fromkeys(decision.targets, "legal"))
         roles.update(dict.fromkeys(decision.active, "active"))

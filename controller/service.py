@@ -180,7 +180,8 @@ class TableService:
     # -- lights -------------------------------------------------------------------------------
     def relight(self) -> None:
         if self.table.started:
-            self.roles = lighting.plan(self.table.decision, self.table.successors)
+            self.roles = lighting.plan(self.table.decision, self.table.successors,
+                                       self.table.legal_sites())
         else:
             self.roles = {}
         self._show(self.clock())

@@ -32,6 +32,8 @@ from .referee import (
 )
 
 MAX_TAKE_BACK = 12
+PUBLIC_LED_SAMPLES = 8
+"""Redrawn hands whose legal sites are lit too, when the real hand is secret."""
 """How many positions back a restored table is recognised as a take-back request."""
 
 
@@ -65,6 +67,7 @@ class Table:
         self._held_board: dict[str, str] | None = None
         """After an undo: the board as it was, not to be read again until the table changes."""
         self._successors: Successors | None = None
+        self._legal_sites: tuple[int, set[str]] | None = None
 
     # -- starting and resuming ---------------------------------------------------------------
     def new_game(self, players: Sequence[str], options: Mapping[str, str] | None = None) -> None:
@@ -232,6 +235,27 @@ class Table:
         self.log("undo", f"took back {', '.join(reversed(taken))}")
         return taken[-1]
 
+    def legal_sites(self) -> set[str]:
+        """Sites some legal step could change, lit for everyone to see.
+
+        When the legal steps depend on a secret hand, the union over positions the table cannot
+        tell apart is lit instead, so the LEDs do not hint at the hand.
+        """
+        key = len(self.actions)
+        if self._legal_sites is not None and self._legal_sites[0] == key:
+            return self._legal_sites[1]
+        current = self.expected_board
+        sites = {site for s in self.successors.changing for site in _changed(current, s.board)}
+        if self._public_legal_actions() is None:
+            probe = random.Random(key)
+            for _ in range(PUBLIC_LED_SAMPLES):
+                other = self.game.resample(self.state, None, probe)
+                base = self.game.board(other)
+                for action in self.game.legal_actions(other):
+                    sites |= _changed(base, self.game.board(self.game.apply(other, action)))
+        self._legal_sites = (key, sites)
+        return sites
+
     def _public_legal_actions(self) -> list[str] | None:
         """The legal actions, unless they depend on hidden information (a hand): then None.
 
@@ -372,3 +396,7 @@ def _guidance(expected: Mapping[str, str], seen: Mapping[str, str]) -> Discrepan
                    if expected.get(site) != seen.get(site))
     return Discrepancy(tuple(WrongSite(site, expected.get(site), seen.get(site))
                              for site in sites))
+
+
+def _changed(before: Mapping[str, str], after: Mapping[str, str]) -> set[str]:
+    return {site for site in before.keys() | after.keys() if before.get(site) != after.get(site)}

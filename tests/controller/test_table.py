@@ -150,3 +150,14 @@ def test_bad_players_are_refused_before_anything_is_stored(tmp_path) -> None:
         table.new_game(["solo"], {})
     assert table.journal.games() == []
     assert table.status()["started"] is False
+
+
+def test_the_lit_targets_do_not_depend_on_a_secret_hand(table: Table) -> None:
+    table.observe(stack_board(STACK))
+    lit = table.legal_sites()
+    only_toast = table.state._replace(hands=(("up1",), table.state.hands[1]))
+    table.states[-1] = only_toast  # the same table, a different secret hand
+    table._successors = None
+    table._legal_sites = None
+    assert table.legal_sites() == lit
+    assert {s.action for s in table.successors.changing} == {f"up1 {t}" for t in STACK[1:]}
