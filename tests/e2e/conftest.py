@@ -15,6 +15,25 @@ CHROMIUM_ARGS = [
 ]
 
 
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+@pytest.fixture
+def screenshot(tmp_path):
+    """Save a page's picture: into docs/ with UPDATE_SCREENSHOTS=1, else into tmp_path."""
+    import os
+
+    folder = DOCS if os.environ.get("UPDATE_SCREENSHOTS") else tmp_path
+
+    def take(page, name: str, **options) -> Path:
+        path = folder / name
+        page.screenshot(path=str(path), **options)
+        assert path.stat().st_size > 1000
+        return path
+
+    return take
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     """Per module: Playwright's sync API runs an event loop in this thread while it is open,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from controller.cli.sim import virtual_service
@@ -47,7 +45,7 @@ def drag(page, source, target) -> None:
     page.mouse.up()
 
 
-def test_a_move_played_with_the_mouse_reaches_the_referee(browser, served) -> None:
+def test_a_move_played_with_the_mouse_reaches_the_referee(browser, served, screenshot) -> None:
     table, service, server = served
     for place, tiki in enumerate(STACK, start=1):
         table.put(f"tiki:{tiki}", f"stack:{place}")
@@ -70,6 +68,5 @@ def test_a_move_played_with_the_mouse_reaches_the_referee(browser, served) -> No
     assert table.board()["stack:1"] == "tiki:wikiwiki"
     assert server.call(lambda: service.table.actions[-1]) == "up1 wikiwiki"
     page.wait_for_selector("g.site[data-led='legal']")  # the LEDs now light ben's options
-    page.screenshot(path=str(Path(__file__).resolve().parents[2] / "docs" /
-                             "simulator-page.png"))
+    screenshot(page, "simulator-page.png")
     page.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -15,7 +14,6 @@ from hardware.leds import RecordingStrip
 from .served import Served
 
 STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 @pytest.fixture
@@ -39,7 +37,7 @@ def lay(service, readers: dict[int, str]) -> None:
     service.judge()
 
 
-def test_the_status_page_follows_a_game_live(browser, table) -> None:
+def test_the_status_page_follows_a_game_live(browser, table, screenshot) -> None:
     service, served, uids = table
     page = browser.new_page(viewport={"width": 412, "height": 915})  # a phone
     served.call(lambda: service.table.new_game(["anna", "ben"], {}))
@@ -71,7 +69,7 @@ def test_the_status_page_follows_a_game_live(browser, table) -> None:
         "Pad play should hold card red:up1, not tiki kapu; put tiki kapu back on stack 9")
     wrong = {page.locator("g.site.wrong").nth(i).get_attribute("data-site") for i in range(2)}
     assert wrong == {"pad:play", "stack:9"}
-    page.screenshot(path=str(DOCS / "status-page.png"), full_page=True)
+    screenshot(page, "status-page.png", full_page=True)
     served.call(lambda: lay(service, moved))
     page.wait_for_function("document.getElementById('message').className === ''")
     page.close()
@@ -88,7 +86,7 @@ def test_unknown_tags_are_reported_on_the_page(browser, table) -> None:
     page.close()
 
 
-def test_a_player_claims_a_seat_and_sees_only_their_secrets(browser, table) -> None:
+def test_a_player_claims_a_seat_and_sees_only_their_secrets(browser, table, screenshot) -> None:
     service, served, uids = table
     served.call(lambda: service.table.new_game(["anna", "ben"], {}))
     served.call(lambda: lay(service, {n: uids[tiki] for n, tiki in enumerate(STACK)}))
@@ -100,7 +98,7 @@ def test_a_player_claims_a_seat_and_sees_only_their_secrets(browser, table) -> N
     ben = served.call(lambda: service.table.game.view(service.table.state, 1))
     assert all(card in text for card in ben["hand"])
     assert all(tiki in text for tiki in ben["mission"])
-    phone.screenshot(path=str(DOCS / "player-page.png"))
+    screenshot(phone, "player-page.png")
     other = browser.new_page()
     other.goto(f"{served.url}/player")
     other.get_by_role("button", name="ben").click()
