@@ -81,6 +81,14 @@ def create_app(service: TableService, token: str) -> FastAPI:
                 "sites": [{"id": s.id, "x": s.x, "y": s.y, "label": s.label}
                           for s in game.sites(players)]}
 
+    @app.get("/api/games")
+    def games() -> list[dict[str, Any]]:
+        """The game this table referees, its player counts and options."""
+        game = service.table.game
+        return [{"id": game.id, "name": game.name, "min_players": game.min_players,
+                 "max_players": game.max_players,
+                 "options": {spec.name: list(spec.choices) for spec in game.options}}]
+
     @app.get("/api/events")
     async def events() -> EventSourceResponse:
         """Server-sent events: one ``status`` event now and after every change."""

@@ -105,3 +105,23 @@ def test_a_player_claims_a_seat_and_sees_only_their_secrets(browser, table, scre
     other.wait_for_function("document.getElementById('note').textContent.includes('taken')")
     phone.close()
     other.close()
+
+
+def test_a_game_is_started_and_aborted_from_the_page(browser, table) -> None:
+    service, served, _ = table
+    page = browser.new_page()
+    page.goto(served.url)
+    page.wait_for_selector("select[data-option='edition']")
+    page.fill("#players", "anna, ben, cleo")
+    page.select_option("select[data-option='edition']", "gamewright")
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_function("document.getElementById('reply').textContent.startsWith('401')")
+    assert served.call(lambda: service.table.started) is False  # no token, no game
+    page.fill("#token", service.profile.web_token)
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_function("document.getElementById('banner').textContent.startsWith('build')")
+    assert served.call(lambda: (service.table.players, service.table.options)) == (
+        ("anna", "ben", "cleo"), {"edition": "gamewright"})
+    page.get_by_role("button", name="Abort game").click()
+    page.wait_for_function("document.getElementById('banner').textContent === 'No game running'")
+    page.close()
