@@ -78,13 +78,21 @@ class WrongSite:
 
 @dataclass(frozen=True, slots=True)
 class Discrepancy:
-    """No legal action explains the table. The game does not change; this says how to fix it."""
+    """No legal action explains the table. The game does not change; this says how to fix it.
+
+    ``toward``: for a setup or draw the table shows (a stack built with one group split, say),
+    the nearest legal outcome, when it is nearer than the position before; the wrong sites are
+    then those that keep the table from it. Otherwise the advice puts the table back.
+    """
 
     wrong: tuple[WrongSite, ...]
+    toward: str | None = None
 
     @property
     def message(self) -> str:
         text = "; ".join(wrong.advice() for wrong in self.wrong)
+        if self.toward:
+            text = f"almost {self.toward}: {text}"
         return text[:1].upper() + text[1:]
 
 
@@ -184,6 +192,18 @@ def decide(
             }
         )
         return InProgress(tuple(on_the_way), tuple(targets), tuple(sorted(changed)))
+    # A setup or a draw the table shows (a stack built, tiles laid): guide toward the nearest
+    # legal outcome. A player's move that went wrong is simply put back, as on a chess board.
+    nearest = None
+    if successors.chance:
+        nearest = min(successors.changing, default=None,
+                      key=lambda s: len(_changed_sites(s.board, observed)))
+    if nearest is not None and len(_changed_sites(nearest.board, observed)) < len(changed):
+        return Discrepancy(
+            tuple(WrongSite(site, nearest.board.get(site), observed.get(site))
+                  for site in sorted(_changed_sites(nearest.board, observed))),
+            toward=nearest.action,
+        )
     return Discrepancy(
         tuple(WrongSite(site, current.get(site), observed.get(site)) for site in sorted(changed))
     )

@@ -584,8 +584,12 @@ CANONICAL = frozenset(
     [*(t for texts in TARGET_TEXT.values() for t in texts.values())]
     + [text for _, _, text in WIKI_PAIRS]
     + ["toast", "pass", "clear"]
+    + [f"mission {number}" for number in range(1, 100)]
+    + ["aside " + " ".join(kinds) for size in (1, 2, 3)
+       for kinds in itertools.combinations_with_replacement(sorted(CARD_KINDS), size)]
 )
-"""Play actions already in canonical form, so apply can skip parsing them."""
+"""Actions already in canonical form, so apply can skip parsing them (a stack to build is
+checked against the outcomes themselves)."""
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

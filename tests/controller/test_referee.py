@@ -108,7 +108,13 @@ def test_the_stack_the_players_built_is_read_as_the_chance_outcome() -> None:
     assert isinstance(decision, Accept)
     assert decision.successor.action == "build " + " ".join(STACK)
     split = ("nani", "nui", "huhu", "wikiwiki", "lokahi", "akamai", "eepo", "hookipa", "kapu")
-    assert isinstance(decide(successors, board_of(split)), Discrepancy)
+    refused = decide(successors, board_of(split))
+    assert isinstance(refused, Discrepancy)
+    # Guidance toward the nearest legal stack, not "take everything off".
+    assert [w.site for w in refused.wrong] == ["stack:2", "stack:4"]
+    assert refused.toward is not None and refused.toward.startswith("build nani")
+    assert "stack 2 should hold tiki wikiwiki, not tiki nui" in refused.message
+    assert refused.message.startswith("Almost build nani wikiwiki huhu nui")
     assert isinstance(decide(successors, board_of(STACK[:4])), InProgress)
 
 
