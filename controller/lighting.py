@@ -19,7 +19,16 @@ from dataclasses import dataclass
 
 from games.core.scoresheet import ScoreSheet
 
-from .referee import Choose, Decision, Discrepancy, InProgress, NoChange, Successors, TakeBack
+from .referee import (
+    Choose,
+    Decision,
+    Discrepancy,
+    InProgress,
+    NoChange,
+    Successors,
+    TakeBack,
+    changed_sites,
+)
 
 Colour = tuple[int, int, int]
 ROLES = ("legal", "active", "choice", "wrong", "score")
@@ -48,14 +57,14 @@ def plan(decision: Decision, successors: Successors,
     if isinstance(decision, NoChange):
         if legal_sites is None:
             legal_sites = {site for successor in successors.changing
-                           for site in _changed(successors.board, successor.board)}
+                           for site in changed_sites(successors.board, successor.board)}
         roles.update(dict.fromkeys(sorted(legal_sites), "legal"))
     elif isinstance(decision, InProgress):
         roles.update(dict.fromkeys(decision.targets, "legal"))
         roles.update(dict.fromkeys(decision.active, "active"))
     elif isinstance(decision, Choose):
         for successor in decision.successors:
-            roles.update(dict.fromkeys(_changed(successors.board, successor.board), "choice"))
+            roles.update(dict.fromkeys(changed_sites(successors.board, successor.board), "choice"))
     elif isinstance(decision, TakeBack):
         roles.update(dict.fromkeys(successors.board, "choice"))
     elif isinstance(decision, Discrepancy):
@@ -98,7 +107,3 @@ def score_sweep(sheet: ScoreSheet) -> tuple[SweepStep, ...]:
         for line in lines
         if line.sites
     )
-
-
-def _changed(before: Mapping[str, str], after: Mapping[str, str]) -> list[str]:
-    return [site for site in before.keys() | after.keys() if before.get(site) != after.get(site)]

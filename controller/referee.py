@@ -144,11 +144,11 @@ class Successors:
         """
         if self.chance and len(self.changing) > MAX_CHANCE_TWO_STEPS:
             return []  # e.g. a whole stack built at once: one step, never two
-        changed = _changed_sites(self.board, observed)
+        changed = changed_sites(self.board, observed)
         wanted = dict(observed)
         found = []
         for first in self.changing:
-            if not _changed_sites(self.board, first.board) <= changed:
+            if not changed_sites(self.board, first.board) <= changed:
                 continue
             if self.game.is_terminal(first.state) or self.game.actor(first.state) != self.actor:
                 continue
@@ -178,7 +178,7 @@ def decide(
     for steps, board in enumerate(earlier_boards, start=1):
         if dict(observed) == dict(board):
             return TakeBack(steps)
-    changed = _changed_sites(current, observed)
+    changed = changed_sites(current, observed)
     on_the_way = [
         s for s in successors.changing if _on_the_way(s.board, current, observed, changed)
     ]
@@ -197,11 +197,11 @@ def decide(
     nearest = None
     if successors.chance:
         nearest = min(successors.changing, default=None,
-                      key=lambda s: len(_changed_sites(s.board, observed)))
-    if nearest is not None and len(_changed_sites(nearest.board, observed)) < len(changed):
+                      key=lambda s: len(changed_sites(s.board, observed)))
+    if nearest is not None and len(changed_sites(nearest.board, observed)) < len(changed):
         return Discrepancy(
             tuple(WrongSite(site, nearest.board.get(site), observed.get(site))
-                  for site in sorted(_changed_sites(nearest.board, observed))),
+                  for site in sorted(changed_sites(nearest.board, observed))),
             toward=nearest.action,
         )
     return Discrepancy(
@@ -222,5 +222,6 @@ def _on_the_way(target: Board, current: Board, observed: Board, changed: set[str
     return True
 
 
-def _changed_sites(before: Board, after: Board) -> set[str]:
+def changed_sites(before: Board, after: Board) -> set[str]:
+    """Sites whose piece differs between two boards (a site missing from one is empty)."""
     return {site for site in before.keys() | after.keys() if before.get(site) != after.get(site)}

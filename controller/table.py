@@ -27,6 +27,7 @@ from .referee import (
     Successors,
     TakeBack,
     WrongSite,
+    changed_sites,
     decide,
     pretty,
 )
@@ -245,14 +246,14 @@ class Table:
         if self._legal_sites is not None and self._legal_sites[0] == key:
             return self._legal_sites[1]
         current = self.expected_board
-        sites = {site for s in self.successors.changing for site in _changed(current, s.board)}
+        sites = {site for s in self.successors.changing for site in changed_sites(current, s.board)}
         if self._public_legal_actions() is None:
             probe = random.Random(key)
             for _ in range(PUBLIC_LED_SAMPLES):
                 other = self.game.resample(self.state, None, probe)
                 base = self.game.board(other)
                 for action in self.game.legal_actions(other):
-                    sites |= _changed(base, self.game.board(self.game.apply(other, action)))
+                    sites |= changed_sites(base, self.game.board(self.game.apply(other, action)))
         self._legal_sites = (key, sites)
         return sites
 
@@ -396,7 +397,3 @@ def _guidance(expected: Mapping[str, str], seen: Mapping[str, str]) -> Discrepan
                    if expected.get(site) != seen.get(site))
     return Discrepancy(tuple(WrongSite(site, expected.get(site), seen.get(site))
                              for site in sites))
-
-
-def _changed(before: Mapping[str, str], after: Mapping[str, str]) -> set[str]:
-    return {site for site in before.keys() | after.keys() if before.get(site) != after.get(site)}
