@@ -340,8 +340,11 @@ class TikiTopple(Game[TikiState]):
         turn = (state.turn + 1) % n
         while not hands[turn]:
             turn = (turn + 1) % n
-        return self._replace(
-            state, hands=hands, stack=stack, toasted=toasted, played=played, pad=pad, turn=turn
+        # The hottest line of every playout: build the tuple directly, not through _replace.
+        return TikiState(
+            state.players, state.edition, state.round, state.phase, stack, toasted,
+            state.missions, state.used_missions, hands, state.aside, played, turn, pad,
+            state.totals, state.history,
         )
 
     def _score_round(
