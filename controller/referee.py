@@ -174,14 +174,18 @@ def decide(
     two_steps = successors.matching_two_steps(observed)
     if len(two_steps) == 1:
         return Accept(two_steps[0])  # the caller judges the same board again for step two
-    # Only an offer: a player confirms it, and a move that goes on simply changes the board.
-    for steps, board in enumerate(earlier_boards, start=1):
-        if dict(observed) == dict(board):
-            return TakeBack(steps)
     changed = changed_sites(current, observed)
     on_the_way = [
         s for s in successors.changing if _on_the_way(s.board, current, observed, changed)
     ]
+    # Pieces only lifted, on the way to a move: the move has begun (a drawn piece lifted off
+    # its pad may briefly restore an earlier board). Otherwise an earlier position is offered
+    # as a take-back: only an offer, which a player confirms.
+    lifted_only = all(observed.get(site) is None for site in changed)
+    if not (on_the_way and lifted_only):
+        for steps, board in enumerate(earlier_boards, start=1):
+            if dict(observed) == dict(board):
+                return TakeBack(steps)
     if on_the_way:
         targets = sorted(
             {

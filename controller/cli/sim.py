@@ -179,9 +179,18 @@ def autoplay(args: argparse.Namespace) -> int:
 async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                        mistakes: float) -> dict:
     async with running(game_id, data, players, options) as (table, service):
+        async def drawn_by_the_service(index: int) -> str:
+            """The secret draw the service made at ``index`` (it may still be handling the
+            button press that led to it)."""
+            for _ in range(500):
+                if len(service.table.actions) > index:
+                    return service.table.actions[index]
+                await asyncio.sleep(0.01)
+            raise TimeoutError(f"the service drew nothing at action {index}")
+
         bot = AutoplayBot(table, players, options, settle=lambda: settled(table, service),
                           seed=seed, mistake_rate=mistakes, settle_every="action",
-                          hidden_chance=lambda index: service.table.actions[index])
+                          hidden_chance=drawn_by_the_service)
         result = await bot.play()
         game = service.table.game
         replayed = game.initial(players, options)

@@ -202,3 +202,11 @@ def test_two_quick_steps_by_the_same_player_are_read_one_after_the_other(tmp_pat
     table.players, table.states, table.actions = ("anna", "ben"), [placed], []
     table.observe(topiary.board(done))
     assert table.actions == [take, put]
+
+
+def test_lifting_pieces_on_the_way_to_a_move_is_not_a_take_back() -> None:
+    # A board reached only by lifting pieces, which starts a legal move, is that move begun,
+    # even when it equals an earlier position (On Top: a drawn piece lifted off its pad).
+    after = GAME.apply(playing(), "up1 wikiwiki")
+    lifted = {site: piece for site, piece in GAME.board(after).items() if site != "pad:play"}
+    assert isinstance(decide(Successors(GAME, after), lifted, [lifted]), InProgress)

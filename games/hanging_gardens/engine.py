@@ -1,0 +1,875 @@
+"""The Hanging Gardens rule engine: a turn is the steps a hand makes at the table.
+
+A round starts with the card display dealt (chance, ``draw c17``). On a turn the player takes
+one card and lays it into their garden (``place c17 2:3 up``), or, if it fits nowhere, puts it
+back in the box (``discard c17``). A card that made a motif group eligible lets them build a
+temple (``temple 3:4``, with all five out ``temple 3:4 from 1:2``, or ``no temple``), which
+earns a score tile: perhaps a hidden extra one from the stack (chance, ``extra queen``), then
+one from the display (``tile 2:1``, column:row), whose slot is refilled (chance,
+``reveal king``). The engine knows every tile; views hide the stack and other players' hidden
+extra tiles (the open tiles were taken in sight of everyone).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from functools import cache, lru_cache
+from typing import Any
+
+from games.core.errors import BadActionText, IllegalAction
+from games.core.game import CHANCE, TERMINAL, Game, Site
+from games.core.scoresheet import ScoreSheet
+
+from . import position as position_module
+from .components import (
+    CARD_COLS,
+    CARD_ROWS,
+    FIRST_MOTIF,
+    GROUND,
+    ORIENTATIONS,
+    TABLE,
+    Components,
+    load_components,
+)
+from .scoring import rank_winners, score_sheet
+from .state import (
+    CHANCE_PHASES,
+    EMPTY,
+    TEMPLE_TAG,
+    HangingGardensState,
+    field_name,
+    garden_rows,
+    state_from_json,
+    state_to_json,
+)
+
+FORMS = (
+    "draw CARD, place CARD R:C up|down, discard CARD, temple R:C, temple R:C from R:C, "
+    "no temple, extra KIND, tile COLUMN:ROW, reveal KIND"
+)
+NO_TEMPLE = "no temple"
+PITCH = 10.0
+"""Site drawing units per garden field."""
+
+
+@cache
+def _fraction(count: int, total: int) -> Fraction:
+    return Fraction(count, total)
+
+
+class HangingGardens(Game[HangingGardensState]):
+    """One engine object serves every game: it holds the component data, the placement
+    geometry and every action text, all built once."""
+
+    id = "hanging_gardens"
+    name = "The Hanging Gardens"
+    min_players = 2
+    max_players = 4
+
+    def __init__(self, components: Components | None = None) -> None:
+        c = self.components = components or load_components()
+        self.rows, self.cols = c.rows, c.cols
+        rows, cols = c.rows, c.cols
+        self.anchors = tuple(
+            r * cols + col
+            for r in range(rows - CARD_ROWS + 1)
+            for col in range(cols - CARD_COLS + 1)
+        )
+        # footprint[orientation][anchor]: the garden field under each card field (row by row
+        # as printed); ``down`` is turned by 180 degrees.
+        self.footprint: dict[tuple[int, int], tuple[int, ...]] = {}
+        for o, orientation in enumerate(ORIENTATIONS):
+            for anchor in self.anchors:
+                r0, c0 = divmod(anchor, cols)
+                fields = []
+                for k in range(CARD_ROWS * CARD_COLS):
+                    i, j = divmod(k, CARD_COLS)
+                    if orientation == "down":
+                        i, j = CARD_ROWS - 1 - i, CARD_COLS - 1 - j
+                    fields.append((r0 + i) * cols + c0 + j)
+                self.footprint[o, anchor] = tuple(fields)
+        self.motif_fields = tuple(
+            tuple(k for k, code in enumerate(card) if code >= FIRST_MOTIF) for card in c.cards
+        )
+        self.neighbours = tuple(
+            tuple(
+                (r + dr) * cols + col + dc
+                for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
+                if 0 <= r + dr < rows and 0 <= col + dc < cols
+            )
+            for r in range(rows)
+            for col in range(cols)
+        )
+        start_r, start_c = c.start
+        self.start_fields = tuple(
+            (start_r + i) * cols + start_c + j for i in range(CARD_ROWS) for j in range(CARD_COLS)
+        )
+        self._tag_pieces = tuple(
+            piece for card in range(len(c.cards)) for piece in c.card_pieces(card)
+        )
+        self._site_lists = {n: _sites(c, n) for n in range(self.min_players, self.max_players + 1)}
+        self._build_texts()
+        # place_masks[card]: (text, motif fields mask, footprint mask, orientation, anchor)
+        self.place_masks = tuple(
+            tuple(
+                (
+                    self.place_text[card, o, anchor],
+                    _mask(self.footprint[o, anchor][k] for k in self.motif_fields[card]),
+                    _mask(self.footprint[o, anchor]),
+                    o,
+                    anchor,
+                )
+                for o in range(len(ORIENTATIONS))
+                for anchor in self.anchors
+            )
+            for card in range(len(c.cards))
+        )
+
+    def _build_texts(self) -> None:
+        c = self.components
+        names, fields = c.card_names, c.fields
+        self.field_names = tuple(field_name(f, self.cols) for f in range(fields))
+        self.draw_text = tuple(f"draw {name}" for name in names)
+        self.discard_text = tuple(f"discard {name}" for name in names)
+        self.place_text = {
+            (card, o, anchor): f"place {names[card]} {self.field_names[anchor]} {orientation}"
+            for card in range(len(names))
+            for o, orientation in enumerate(ORIENTATIONS)
+            for anchor in self.anchors
+        }
+        self.temple_text = tuple(f"temple {self.field_names[f]}" for f in range(fields))
+        self.move_text = {
+            (to, origin): f"temple {self.field_names[to]} from {self.field_names[origin]}"
+            for to in range(fields)
+            for origin in range(fields)
+            if to != origin
+        }
+        self.slot_names = tuple(
+            f"{col + 1}:{row + 1}" for col in range(c.tile_columns) for row in range(c.tile_rows)
+        )
+        self.tile_text = tuple(f"tile {slot}" for slot in self.slot_names)
+        self.reveal_text = tuple(f"reveal {kind}" for kind in c.kinds)
+        self.extra_text = tuple(f"extra {kind}" for kind in c.kinds)
+        parsed: dict[str, tuple[Any, ...]] = {NO_TEMPLE: ("no_temple",)}
+        for card in range(len(names)):
+            parsed[self.draw_text[card]] = ("draw", card)
+            parsed[self.discard_text[card]] = ("discard", card)
+        for (card, o, anchor), text in self.place_text.items():
+            parsed[text] = ("place", card, o, anchor)
+        for f, text in enumerate(self.temple_text):
+            parsed[text] = ("temple", f, EMPTY)
+        for (to, origin), text in self.move_text.items():
+            parsed[text] = ("temple", to, origin)
+        for slot, text in enumerate(self.tile_text):
+            parsed[text] = ("tile", slot)
+        for kind, text in enumerate(self.reveal_text):
+            parsed[text] = ("reveal", kind)
+        for kind, text in enumerate(self.extra_text):
+            parsed[text] = ("extra", kind)
+        self.parsed = parsed
+
+    # -- setup ---------------------------------------------------------------------------------
+    def initial(
+        self, players: Sequence[str], options: Mapping[str, str] | None = None
+    ) -> HangingGardensState:
+        names = self.check_players(players)
+        self.check_options(options)
+        c = self.components
+        n = len(names)
+        top = [TABLE] * c.fields
+        for f in self.start_fields:
+            top[f] = GROUND
+        return HangingGardensState(
+            players=names,
+            phase="setup",
+            round=0,
+            seat=0,
+            deck=tuple(range(len(c.cards))),
+            display=(EMPTY,) * c.display_cards[n],
+            tile_slots=(EMPTY,) * (c.tile_columns * c.tile_rows),
+            stack=c.kind_counts,
+            tops=(tuple(top),) * n,
+            tags=((EMPTY,) * c.fields,) * n,
+            temples=((),) * n,
+            collected=((0,) * len(c.kinds),) * n,
+            extras=((0,) * len(c.kinds),) * n,
+            missing=(0,) * n,
+            built=(False,) * n,
+            placed=(),
+            columns=0,
+            ending=False,
+        )
+
+    # -- playing -------------------------------------------------------------------------------
+    def actor(self, state: HangingGardensState) -> int:
+        if state.phase in CHANCE_PHASES:
+            return CHANCE
+        if state.phase == "over":
+            return TERMINAL
+        return state.seat
+
+    def legal_actions(self, state: HangingGardensState) -> list[str]:
+        phase = state.phase
+        if phase == "place":
+            return self._place_actions(state)
+        if phase == "temple":
+            return sorted([NO_TEMPLE, *self._temple_actions(state)])
+        if phase == "tile":
+            return [self.tile_text[slot] for slot in self._open_slots(state, state.columns)]
+        if phase == "deal":
+            return [self.draw_text[card] for card in state.deck]
+        if phase in ("setup", "refill", "extra"):
+            texts = self.extra_text if phase == "extra" else self.reveal_text
+            return [texts[kind] for kind, count in enumerate(state.stack) if count]
+        return []
+
+    def chance_outcomes(self, state: HangingGardensState) -> list[tuple[str, Fraction]]:
+        phase = state.phase
+        if phase == "deal":
+            p = _fraction(1, len(state.deck))
+            return [(self.draw_text[card], p) for card in state.deck]
+        if phase in ("setup", "refill", "extra"):
+            texts = self.extra_text if phase == "extra" else self.reveal_text
+            total = sum(state.stack)
+            return [
+                (texts[kind], _fraction(count, total))
+                for kind, count in enumerate(state.stack)
+                if count
+            ]
+        return []
+
+    def sample_chance(self, state: HangingGardensState, rng: random.Random) -> str:
+        """Direct draws: a uniform card, or a tile weighted by how many are left."""
+        if state.phase == "deal":
+            return self.draw_text[rng.choice(state.deck)]
+        texts = self.extra_text if state.phase == "extra" else self.reveal_text
+        point = rng.randrange(sum(state.stack))
+        for kind, count in enumerate(state.stack):
+            point -= count
+            if point < 0:
+                return texts[kind]
+        raise AssertionError("unreachable: the stack is not empty at a tile draw")
+
+    def parse_action(self, text: str) -> str:
+        return self._parse(text)[0]
+
+    def _parse(self, text: str) -> tuple[str, tuple[Any, ...]]:
+        if not isinstance(text, str):
+            raise BadActionText(f"an action is a text, not {type(text).__name__}")
+        parsed = self.parsed.get(text)
+        if parsed is not None:
+            return text, parsed
+        canonical = " ".join(text.split()).lower()
+        parsed = self.parsed.get(canonical)
+        if parsed is not None:
+            return canonical, parsed
+        raise BadActionText(
+            f"{text.strip()!r} is not a Hanging Gardens action; the forms are: {FORMS}"
+        )
+
+    def apply(self, state: HangingGardensState, action: str) -> HangingGardensState:
+        parsed = self.parsed.get(action) if isinstance(action, str) else None
+        if parsed is None:
+            parsed = self._parse(action)[1]
+        kind, phase = parsed[0], state.phase
+        expected = _KIND_OF_PHASE.get(phase)
+        if kind not in expected:
+            raise IllegalAction(f"not now: {self.describe_step(state)}")
+        if kind == "place":
+            return self._place(state, *parsed[1:])
+        if kind == "discard":
+            return self._discard(state, parsed[1])
+        if kind == "temple":
+            return self._temple(state, parsed[1], parsed[2])
+        if kind == "no_temple":
+            return self._end_turn(state._replace(placed=()))
+        if kind == "tile":
+            return self._take_tile(state, parsed[1])
+        if kind == "draw":
+            return self._draw(state, parsed[1])
+        if kind == "extra":
+            return self._extra(state, parsed[1])
+        return self._reveal(state, parsed[1])
+
+    def describe_step(self, state: HangingGardensState) -> str:
+        """What the table is waiting for, in words (used in refusals and on the page)."""
+        who = state.players[state.seat]
+        phase = state.phase
+        if phase == "setup":
+            return "the score-tile display is to be filled from the stack (reveal KIND)"
+        if phase == "deal":
+            return "the next building card goes on the card display (draw CARD)"
+        if phase == "place":
+            return (
+                f"{who} is to take a card from the display and lay it into their garden "
+                "(place CARD R:C up|down), or put a card that fits nowhere in the box "
+                "(discard CARD)"
+            )
+        if phase == "temple":
+            return f"{who} may build a temple on a group that grew (temple R:C, or no temple)"
+        if phase == "extra":
+            return f"{who} draws a hidden extra score tile from the stack (extra KIND)"
+        if phase == "tile":
+            allowed = ", ".join(str(col + 1) for col in range(state.columns))
+            return f"{who} is to take a score tile from column {allowed} (tile COLUMN:ROW)"
+        if phase == "refill":
+            return "the empty score-tile slot is to be refilled from the stack (reveal KIND)"
+        return "the game is over"
+
+    # -- placing cards ---------------------------------------------------------------------------
+    def placements(self, state: HangingGardensState, card: int) -> list[tuple[int, int]]:
+        """Every (orientation, anchor) where ``card`` fits in the acting player's garden."""
+        covered, temples = self._masks(state)
+        return [
+            (o, anchor)
+            for _, motif_mask, foot_mask, o, anchor in self.place_masks[card]
+            if not motif_mask & ~covered and not foot_mask & temples
+        ]
+
+    def _masks(self, state: HangingGardensState) -> tuple[int, int]:
+        """Bit masks of the acting player's covered fields and temple fields."""
+        seat = state.seat
+        covered = 0
+        for f, code in enumerate(state.tops[seat]):
+            if code:
+                covered |= 1 << f
+        temples = 0
+        for f in state.temples[seat]:
+            temples |= 1 << f
+        return covered, temples
+
+    def _place_actions(self, state: HangingGardensState) -> list[str]:
+        covered, temples = self._masks(state)
+        uncovered = ~covered
+        actions = []
+        for card in state.display:
+            if card == EMPTY:
+                continue
+            found = [
+                text
+                for text, motif_mask, foot_mask, _, _ in self.place_masks[card]
+                if not motif_mask & uncovered and not foot_mask & temples
+            ]
+            actions.extend(found or (self.discard_text[card],))
+        actions.sort()
+        return actions
+
+    def _check_in_display(self, state: HangingGardensState, card: int) -> None:
+        if card not in state.display:
+            raise IllegalAction(
+                f"{self.components.card_names[card]} is not on the card display; the display "
+                f"shows {self._display_names(state)}"
+            )
+
+    def _display_names(self, state: HangingGardensState) -> str:
+        names = [self.components.card_names[c] for c in state.display if c != EMPTY]
+        return ", ".join(names) or "no cards"
+
+    def _place(
+        self, state: HangingGardensState, card: int, o: int, anchor: int
+    ) -> HangingGardensState:
+        self._check_in_display(state, card)
+        seat = state.seat
+        top, temples = state.tops[seat], state.temples[seat]
+        fields = self.footprint[o, anchor]
+        codes = self.components.cards[card]
+        name = self.components.card_names[card]
+        for f in fields:
+            if f in temples:
+                raise IllegalAction(
+                    f"{name} would cover the temple on {self.field_names[f]}: temples are "
+                    "never built over"
+                )
+        for k in self.motif_fields[card]:
+            if top[fields[k]] == TABLE:
+                motif = self.components.motifs[codes[k] - FIRST_MOTIF]
+                raise IllegalAction(
+                    f"{name} would leave its {motif} on {self.field_names[fields[k]]} on the "
+                    "bare table: every motif field must lie on an earlier card"
+                )
+        new_top = list(top)
+        for k, f in enumerate(fields):
+            new_top[f] = codes[k]
+        new_tags = list(state.tags[seat])
+        new_tags[fields[0]] = 2 * card
+        new_tags[fields[-1]] = 2 * card + 1
+        placed = tuple(sorted(fields[k] for k in self.motif_fields[card]))
+        after = state._replace(
+            display=_without_card(state.display, card),
+            tops=_set(state.tops, seat, tuple(new_top)),
+            tags=_set(state.tags, seat, tuple(new_tags)),
+            placed=placed,
+        )
+        if not state.built[seat] and self._eligible_groups(after):
+            return after._replace(phase="temple")
+        return self._end_turn(after._replace(placed=()))
+
+    def _discard(self, state: HangingGardensState, card: int) -> HangingGardensState:
+        self._check_in_display(state, card)
+        found = self.placements(state, card)
+        if found:
+            o, anchor = found[0]
+            raise IllegalAction(
+                f"{self.components.card_names[card]} fits in your garden (for example "
+                f"{self.place_text[card, o, anchor]}): only a card that fits nowhere leaves "
+                "the game"
+            )
+        return self._end_turn(state._replace(display=_without_card(state.display, card)))
+
+    # -- temples ---------------------------------------------------------------------------------
+    def groups(self, top: tuple[int, ...]) -> list[tuple[int, frozenset[int]]]:
+        """The motif groups of a garden: (motif code, fields), orthogonally connected."""
+        return _groups(top, self.neighbours)
+
+    def _eligible_groups(self, state: HangingGardensState) -> list[frozenset[int]]:
+        """Groups of 3+ fields that the card just placed added to and that hold no temple
+        (only groups through the new card's motif fields can qualify: search from those)."""
+        seat = state.seat
+        top, temples = state.tops[seat], state.temples[seat]
+        found: list[frozenset[int]] = []
+        for start in state.placed:
+            if any(start in group for group in found):
+                continue
+            group = _group_at(top, start, self.neighbours)
+            if len(group) >= 3 and not any(t in group for t in temples):
+                found.append(group)
+        return found
+
+    def _movable_temples(self, state: HangingGardensState) -> list[int]:
+        """With every temple out: the temples standing on the smallest groups."""
+        top = state.tops[state.seat]
+        sizes = {t: len(_group_at(top, t, self.neighbours)) for t in state.temples[state.seat]}
+        smallest = min(sizes.values())
+        return sorted(t for t, size in sizes.items() if size == smallest)
+
+    def _temple_actions(self, state: HangingGardensState) -> list[str]:
+        targets = sorted(f for fields in self._eligible_groups(state) for f in fields)
+        if len(state.temples[state.seat]) < self.components.temples_per_player:
+            return [self.temple_text[f] for f in targets]
+        origins = self._movable_temples(state)
+        return [self.move_text[to, origin] for to in targets for origin in origins]
+
+    def _temple(self, state: HangingGardensState, to: int, origin: int) -> HangingGardensState:
+        seat = state.seat
+        where = self.field_names[to]
+        temples = state.temples[seat]
+        group = next((g for g in self._eligible_groups(state) if to in g), None)
+        if group is None:
+            raise IllegalAction(
+                f"no temple on {where}: a temple goes on a group of 3 or more fields of one "
+                "motif that your new card added to and that has no temple yet"
+            )
+        full = len(temples) >= self.components.temples_per_player
+        if full and origin == EMPTY:
+            movable = " or ".join(self.field_names[t] for t in self._movable_temples(state))
+            raise IllegalAction(
+                f"all your temples are built: move one from a smallest group (temple {where} "
+                f"from {movable})"
+            )
+        if not full and origin != EMPTY:
+            raise IllegalAction(
+                f"you still have temples in your supply: build one (temple {where}); temples "
+                "are moved only once all are out"
+            )
+        if origin != EMPTY and origin not in self._movable_temples(state):
+            if origin not in temples:
+                raise IllegalAction(f"there is no temple of yours on {self.field_names[origin]}")
+            raise IllegalAction(
+                f"the temple on {self.field_names[origin]} is not on one of your smallest groups: "
+                "the temple that moves comes from a smallest group"
+            )
+        tags = list(state.tags[seat])
+        kept = tuple(t for t in temples if t != origin)
+        if origin != EMPTY:
+            tags[origin] = EMPTY
+        tags[to] = TEMPLE_TAG
+        size = len(group)
+        c = self.components
+        after = state._replace(
+            tags=_set(state.tags, seat, tuple(tags)),
+            temples=_set(state.temples, seat, tuple(sorted((*kept, to)))),
+            built=_set(state.built, seat, True),
+            placed=(),
+            columns=min(size - 2, c.tile_columns),
+        )
+        if size >= c.extra_from:
+            if sum(state.stack):
+                return after._replace(phase="extra")
+            after = _lose_tile(after)
+        return self._to_tile(after)
+
+    # -- score tiles -----------------------------------------------------------------------------
+    def _open_slots(self, state: HangingGardensState, columns: int) -> list[int]:
+        limit = columns * self.components.tile_rows
+        return [slot for slot in range(limit) if state.tile_slots[slot] != EMPTY]
+
+    def _to_tile(self, state: HangingGardensState) -> HangingGardensState:
+        if self._open_slots(state, state.columns):
+            return state._replace(phase="tile")
+        return self._end_turn(_lose_tile(state))
+
+    def _take_tile(self, state: HangingGardensState, slot: int) -> HangingGardensState:
+        kind = state.tile_slots[slot]
+        rows = self.components.tile_rows
+        if slot // rows >= state.columns:
+            allowed = ", ".join(str(col + 1) for col in range(state.columns))
+            raise IllegalAction(
+                f"your temple's group lets you take from column {allowed} only, not from "
+                f"column {slot // rows + 1}"
+            )
+        if kind == EMPTY:
+            raise IllegalAction(f"there is no score tile on {self.slot_names[slot]}")
+        seat = state.seat
+        after = state._replace(
+            tile_slots=_set(state.tile_slots, slot, EMPTY),
+            collected=_set(state.collected, seat, _add(state.collected[seat], kind, 1)),
+        )
+        if sum(state.stack):
+            return after._replace(phase="refill")
+        return self._end_turn(after)
+
+    def _extra(self, state: HangingGardensState, kind: int) -> HangingGardensState:
+        if not state.stack[kind]:
+            raise IllegalAction(f"no {self.components.kinds[kind]} tile is left in the stack")
+        seat = state.seat
+        after = state._replace(
+            stack=_add(state.stack, kind, -1),
+            collected=_set(state.collected, seat, _add(state.collected[seat], kind, 1)),
+            extras=_set(state.extras, seat, _add(state.extras[seat], kind, 1)),
+        )
+        return self._to_tile(after)
+
+    def _reveal(self, state: HangingGardensState, kind: int) -> HangingGardensState:
+        if not state.stack[kind]:
+            raise IllegalAction(f"no {self.components.kinds[kind]} tile is left in the stack")
+        slot = state.tile_slots.index(EMPTY)
+        after = state._replace(
+            stack=_add(state.stack, kind, -1), tile_slots=_set(state.tile_slots, slot, kind)
+        )
+        if state.phase == "setup":
+            if EMPTY in after.tile_slots and sum(after.stack):
+                return after
+            return after._replace(phase="deal")
+        return self._end_turn(after)
+
+    # -- rounds ----------------------------------------------------------------------------------
+    def _draw(self, state: HangingGardensState, card: int) -> HangingGardensState:
+        if card not in state.deck:
+            raise IllegalAction(f"{self.components.card_names[card]} is not in the deck any more")
+        slot = state.display.index(EMPTY)
+        deck = tuple(c for c in state.deck if c != card)
+        display = _set(state.display, slot, card)
+        if EMPTY in display and deck:
+            return state._replace(deck=deck, display=display)
+        return state._replace(phase="place", deck=deck, display=display)
+
+    def _end_turn(self, state: HangingGardensState) -> HangingGardensState:
+        n = len(state.players)
+        if any(card != EMPTY for card in state.display):
+            return state._replace(phase="place", seat=(state.seat + 1) % n)
+        if state.ending or not state.deck:
+            return state._replace(phase="over")
+        next_round = state.round + 1
+        return state._replace(
+            phase="deal", round=next_round, seat=next_round % n, built=(False,) * n
+        )
+
+    # -- scoring -------------------------------------------------------------------------------
+    def score(self, state: HangingGardensState) -> ScoreSheet:
+        """At the end every tile; during the game only what the whole table has seen (hidden
+        extra tiles would otherwise show through the running score)."""
+        if state.phase == "over" or not any(any(e) for e in state.extras):
+            return self._score_cached(state.players, state.collected, state.missing)
+        seen = tuple(
+            tuple(h - e for h, e in zip(held, hidden, strict=True))
+            for held, hidden in zip(state.collected, state.extras, strict=True)
+        )
+        return self._score_cached(state.players, seen, state.missing)
+
+    @lru_cache(maxsize=1024)  # noqa: B019 (one engine object lives for the whole process)
+    def _score_cached(
+        self,
+        players: tuple[str, ...],
+        collected: tuple[tuple[int, ...], ...],
+        missing: tuple[int, ...],
+    ) -> ScoreSheet:
+        """Every view and the referee ask for the same score: compute it once per position."""
+        return score_sheet(players, collected, missing, self.components)
+
+    def winners(self, state: HangingGardensState) -> list[int]:
+        totals = self.score(state).totals
+        return rank_winners(totals, [sum(c) for c in state.collected])
+
+    def score_position(self, position: Mapping[str, Any]) -> tuple[ScoreSheet, list[int]]:
+        return position_module.score_position(position, self.components)
+
+    # -- what people and sensors see ----------------------------------------------------------
+    def players(self, state: HangingGardensState) -> tuple[str, ...]:
+        return state.players
+
+    def view(self, state: HangingGardensState, player: int | None) -> dict[str, Any]:
+        c = self.components
+        over = state.phase == "over"
+        actor = self.actor(state)
+        names = c.card_names
+        return {
+            "game": self.id,
+            "players": list(state.players),
+            "you": None if player is None else state.players[player],
+            "phase": state.phase,
+            "step": self.describe_step(state),
+            "to_act": state.players[actor] if actor >= 0 else None,
+            "round": state.round + 1,
+            "start_player": state.players[state.round % len(state.players)],
+            "deck": len(state.deck),
+            "display": [
+                None if card == EMPTY else {"card": names[card], "fields": self.card_rows(card)}
+                for card in state.display
+            ],
+            "score_tiles": {
+                name: None if kind == EMPTY else c.kinds[kind]
+                for name, kind in zip(self.slot_names, state.tile_slots, strict=True)
+            },
+            "stack": sum(state.stack),
+            "gardens": {
+                name: {
+                    "rows": garden_rows(state.tops[seat], state.temples[seat], c),
+                    "temples": [self.field_names[t] for t in state.temples[seat]],
+                    "temples_left": c.temples_per_player - len(state.temples[seat]),
+                    "temple_this_round": state.built[seat],
+                }
+                for seat, name in enumerate(state.players)
+            },
+            "score_tiles_held": {
+                name: {
+                    "open": _kind_list(
+                        tuple(
+                            h - e
+                            for h, e in zip(state.collected[seat], state.extras[seat], strict=True)
+                        ),
+                        c.kinds,
+                    ),
+                    "hidden": (
+                        _kind_list(state.extras[seat], c.kinds)
+                        if over or seat == player
+                        else {"count": sum(state.extras[seat])}
+                    ),
+                }
+                for seat, name in enumerate(state.players)
+            },
+            "missing_tiles": dict(zip(state.players, state.missing, strict=True)),
+            "tiles_ran_out": state.ending,
+            "score": self.score(state).to_json(),
+        }
+
+    def card_rows(self, card: int) -> list[str]:
+        """A card as printed, top row first (``t.`` = terrace, blank ground)."""
+        letters = [
+            "." if code == GROUND else self.components.motifs[code - FIRST_MOTIF][0]
+            for code in self.components.cards[card]
+        ]
+        return ["".join(letters[i : i + CARD_COLS]) for i in range(0, len(letters), CARD_COLS)]
+
+    def render(self, state: HangingGardensState, player: int | None) -> str:
+        view = self.view(state, player)
+        lines = [f"The Hanging Gardens, round {view['round']}: {view['step']}"]
+        shown = [f"{d['card']} {'/'.join(d['fields'])}" for d in view["display"] if d is not None]
+        lines.append("display: " + (", ".join(shown) or "empty"))
+        tiles = ", ".join(f"{slot} {kind or '-'}" for slot, kind in view["score_tiles"].items())
+        lines.append(f"score tiles: {tiles} (stack {view['stack']})")
+        for name, garden in view["gardens"].items():
+            lines.append(f"{name}'s garden ({garden['temples_left']} temples left):")
+            lines.extend(f"  {row}" for row in garden["rows"])
+        return "\n".join(lines)
+
+    def resample(
+        self, state: HangingGardensState, player: int | None, rng: random.Random
+    ) -> HangingGardensState:
+        """Redeal the score tiles ``player`` cannot see: the stack and the other players'
+        hidden extra tiles (each keeps as many as before). All are shown at the end."""
+        if state.phase == "over":
+            return state
+        hidden = [seat for seat in range(len(state.players)) if seat != player]
+        pool: list[int] = []
+        for kind, count in enumerate(state.stack):
+            pool.extend([kind] * count)
+        for seat in hidden:
+            for kind, count in enumerate(state.extras[seat]):
+                pool.extend([kind] * count)
+        rng.shuffle(pool)
+        collected, extras = list(state.collected), list(state.extras)
+        kinds = len(self.components.kinds)
+        for seat in hidden:
+            drawn = [0] * kinds
+            for _ in range(sum(state.extras[seat])):
+                drawn[pool.pop()] += 1
+            extras[seat] = tuple(drawn)
+            collected[seat] = tuple(
+                held - old + new
+                for held, old, new in zip(
+                    state.collected[seat], state.extras[seat], drawn, strict=True
+                )
+            )
+        stack = [0] * kinds
+        for kind in pool:
+            stack[kind] += 1
+        return state._replace(collected=tuple(collected), extras=tuple(extras), stack=tuple(stack))
+
+    def sites(self, n_players: int) -> tuple[Site, ...]:
+        if n_players not in self._site_lists:
+            raise ValueError(f"{self.name} is for 2 to 4 players, not {n_players}")
+        return self._site_lists[n_players]
+
+    def board(self, state: HangingGardensState) -> dict[str, str]:
+        """Display cards by their top-left tag, open score tiles, and in each garden the newest
+        tag on every field (a card's two tags or a temple)."""
+        c = self.components
+        board = {}
+        for slot, card in enumerate(state.display):
+            if card != EMPTY:
+                board[f"display:{slot + 1}"] = self._tag_pieces[2 * card]
+        for slot, kind in enumerate(state.tile_slots):
+            if kind != EMPTY:
+                board[f"tiles:{self.slot_names[slot]}"] = f"hg:tile:{c.kinds[kind]}"
+        for seat, tags in enumerate(state.tags):
+            temple = f"hg:temple:{c.colours[seat]}"
+            for f, tag in enumerate(tags):
+                if tag == EMPTY:
+                    continue
+                site = f"garden:{seat + 1}:{self.field_names[f]}"
+                board[site] = temple if tag == TEMPLE_TAG else self._tag_pieces[tag]
+        return board
+
+    def pieces(self) -> tuple[str, ...]:
+        c = self.components
+        return (
+            *self._tag_pieces,
+            *(f"hg:tile:{kind}" for kind in c.kinds),
+            *(f"hg:temple:{colour}" for colour in c.colours[:4]),
+        )
+
+    # -- serialisation -------------------------------------------------------------------------
+    def state_to_json(self, state: HangingGardensState) -> dict[str, Any]:
+        return state_to_json(state, self.components)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> HangingGardensState:
+        return state_from_json(data, self.components)
+
+
+_KIND_OF_PHASE = {
+    "setup": ("reveal",),
+    "deal": ("draw",),
+    "place": ("place", "discard"),
+    "temple": ("temple", "no_temple"),
+    "extra": ("extra",),
+    "tile": ("tile",),
+    "refill": ("reveal",),
+    "over": (),
+}
+
+
+def _sites(components: Components, n_players: int) -> tuple[Site, ...]:
+    """The card display and score-tile display in the middle, a garden per seat around it:
+    seats 1 and 2 on the left (bottom, top), 3 and 4 on the right (top, bottom)."""
+    c = components
+    width, height = c.cols * PITCH, c.rows * PITCH
+    middle = width + 2 * PITCH
+    sites = [
+        Site(
+            f"display:{slot + 1}", middle + PITCH * (1.5 * slot + 1), PITCH * 2, f"card {slot + 1}"
+        )
+        for slot in range(c.display_cards[n_players])
+    ]
+    for col in range(c.tile_columns):
+        for row in range(c.tile_rows):
+            sites.append(
+                Site(
+                    f"tiles:{col + 1}:{row + 1}",
+                    middle + PITCH * (1.5 * col + 1),
+                    PITCH * (5 + 1.5 * row),
+                    f"score tile column {col + 1} row {row + 1}",
+                )
+            )
+    right = middle + 7 * PITCH
+    corners = [(0.0, height + 2 * PITCH), (0.0, 0.0), (right, 0.0), (right, height + 2 * PITCH)]
+    for seat in range(n_players):
+        x0, y0 = corners[seat]
+        for f in range(c.fields):
+            row, col = divmod(f, c.cols)
+            sites.append(
+                Site(
+                    f"garden:{seat + 1}:{row}:{col}",
+                    x0 + PITCH * (col + 0.5),
+                    y0 + PITCH * (row + 0.5),
+                    f"garden {seat + 1} field {row}:{col}",
+                )
+            )
+    return tuple(sites)
+
+
+def _groups(
+    top: tuple[int, ...], neighbours: tuple[tuple[int, ...], ...]
+) -> list[tuple[int, frozenset[int]]]:
+    seen = [False] * len(top)
+    groups = []
+    for start, code in enumerate(top):
+        if code < FIRST_MOTIF or seen[start]:
+            continue
+        seen[start] = True
+        stack, members = [start], [start]
+        while stack:
+            f = stack.pop()
+            for g in neighbours[f]:
+                if not seen[g] and top[g] == code:
+                    seen[g] = True
+                    stack.append(g)
+                    members.append(g)
+        groups.append((code, frozenset(members)))
+    return groups
+
+
+def _group_at(
+    top: tuple[int, ...], start: int, neighbours: tuple[tuple[int, ...], ...]
+) -> frozenset[int]:
+    """The fields orthogonally connected to ``start`` showing the same motif."""
+    code = top[start]
+    seen = {start}
+    stack = [start]
+    while stack:
+        for g in neighbours[stack.pop()]:
+            if g not in seen and top[g] == code:
+                seen.add(g)
+                stack.append(g)
+    return frozenset(seen)
+
+
+def _mask(fields: Iterable[int]) -> int:
+    mask = 0
+    for f in fields:
+        mask |= 1 << f
+    return mask
+
+
+def _lose_tile(state: HangingGardensState) -> HangingGardensState:
+    """A score tile that could not be had: it counts as missing and the game ends this round."""
+    seat = state.seat
+    return state._replace(missing=_set(state.missing, seat, state.missing[seat] + 1), ending=True)
+
+
+def _kind_list(counts: tuple[int, ...], kinds: tuple[str, ...]) -> list[str]:
+    return [kind for kind, count in zip(kinds, counts, strict=True) for _ in range(count)]
+
+
+def _without_card(display: tuple[int, ...], card: int) -> tuple[int, ...]:
+    return tuple(EMPTY if c == card else c for c in display)
+
+
+def _add(counts: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
+    return (*counts[:index], counts[index] + amount, *counts[index + 1 :])
+
+
+def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """A copy of ``items`` with one entry replaced (states are tuples, never mutated)."""
+    return (*items[:index], value, *items[index + 1 :])

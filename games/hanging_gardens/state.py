@@ -1,0 +1,188 @@
+"""The game state (a NamedTuple of tuples: cheap to copy, hashable, never mutated) and its JSON
+form. JSON names cards, fields and tile kinds by their text so a journal stays readable."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from games.core.errors import BadState
+
+from .components import FIRST_MOTIF, GROUND, TABLE, Components
+
+EMPTY = -1
+"""An empty display slot, score-tile slot or garden field without a tag."""
+TEMPLE_TAG = -2
+"""The newest tag on a garden field is its owner's temple."""
+
+PHASES = ("setup", "deal", "place", "temple", "extra", "tile", "refill", "over")
+CHANCE_PHASES = frozenset({"setup", "deal", "extra", "refill"})
+
+
+class HangingGardensState(NamedTuple):
+    players: tuple[str, ...]
+    phase: str
+    round: int
+    """0-based; the start player of round r is seat r mod n."""
+    seat: int
+    """Whose turn it is (also during the chance steps of that turn)."""
+    deck: tuple[int, ...]
+    """Building cards not yet dealt, sorted."""
+    display: tuple[int, ...]
+    """The card display, slot by slot (EMPTY: taken)."""
+    tile_slots: tuple[int, ...]
+    """Open score tiles, column by column, top row first (EMPTY: none)."""
+    stack: tuple[int, ...]
+    """Face-down score tiles left, counted per kind."""
+    tops: tuple[tuple[int, ...], ...]
+    """Per seat, per garden field: what shows (TABLE, GROUND or a motif code)."""
+    tags: tuple[tuple[int, ...], ...]
+    """Per seat, per garden field: the newest tag on it (card * 2 + side, TEMPLE_TAG, EMPTY)."""
+    temples: tuple[tuple[int, ...], ...]
+    """Per seat: the fields holding their temples, sorted."""
+    collected: tuple[tuple[int, ...], ...]
+    """Per seat: score tiles held, counted per kind (hidden extra tiles included)."""
+    extras: tuple[tuple[int, ...], ...]
+    """Per seat: the hidden extra tiles among them (everyone saw the open tiles taken)."""
+    missing: tuple[int, ...]
+    built: tuple[bool, ...]
+    """Per seat: has built a temple this round."""
+    placed: tuple[int, ...]
+    """Fields of the card just placed (a new temple needs a group that grew)."""
+    columns: int
+    """Score-tile columns the temple just built may take from."""
+    ending: bool
+    """Score tiles have run out: the game ends with this round."""
+
+
+def field_name(field: int, cols: int) -> str:
+    return f"{field // cols}:{field % cols}"
+
+
+def _motif_letter(code: int, components: Components) -> str:
+    if code == TABLE:
+        return "_"
+    if code == GROUND:
+        return "."
+    return components.motifs[code - FIRST_MOTIF][0]
+
+
+def garden_rows(
+    top: tuple[int, ...], temples: tuple[int, ...], components: Components
+) -> list[str]:
+    """One text per row: ``_`` bare table, ``.`` blank ground, a motif's initial (upper case
+    under a temple)."""
+    cols = components.cols
+    rows = []
+    for row in range(components.rows):
+        letters = []
+        for col in range(cols):
+            field = row * cols + col
+            letter = _motif_letter(top[field], components)
+            letters.append(letter.upper() if field in temples else letter)
+        rows.append("".join(letters))
+    return rows
+
+
+def state_to_json(state: HangingGardensState, components: Components) -> dict[str, Any]:
+    names = components.card_names
+    return {
+        "game": "hanging_gardens",
+        "players": list(state.players),
+        "phase": state.phase,
+        "round": state.round,
+        "seat": state.seat,
+        "deck": [names[card] for card in state.deck],
+        "display": [None if card == EMPTY else names[card] for card in state.display],
+        "tile_slots": [None if k == EMPTY else components.kinds[k] for k in state.tile_slots],
+        "stack": dict(zip(components.kinds, state.stack, strict=True)),
+        "tops": [list(top) for top in state.tops],
+        "tags": [list(tags) for tags in state.tags],
+        "temples": [list(temples) for temples in state.temples],
+        "collected": [dict(zip(components.kinds, c, strict=True)) for c in state.collected],
+        "extras": [dict(zip(components.kinds, c, strict=True)) for c in state.extras],
+        "missing": list(state.missing),
+        "built": list(state.built),
+        "placed": list(state.placed),
+        "columns": state.columns,
+        "ending": state.ending,
+    }
+
+
+def _ints(value: Any, what: str, low: int, high: int) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in value
+    ):
+        raise BadState(f"{what} must be a list of whole numbers {low} to {high}")
+    return tuple(value)
+
+
+def state_from_json(data: Mapping[str, Any], components: Components) -> HangingGardensState:
+    """Rebuild a state, refusing anything malformed with a message naming the field."""
+    if not isinstance(data, Mapping) or data.get("game") != "hanging_gardens":
+        raise BadState("not a Hanging Gardens state")
+    try:
+        players = tuple(data["players"])
+        n = len(players)
+        if not 2 <= n <= 4 or not all(isinstance(p, str) for p in players):
+            raise BadState("players must be 2 to 4 names")
+        card_of = {name: number for number, name in enumerate(components.card_names)}
+        kind_of = {name: number for number, name in enumerate(components.kinds)}
+        fields = components.fields
+        phase = data["phase"]
+        if phase not in PHASES:
+            raise BadState(f"unknown phase {phase!r}")
+        deck = tuple(card_of[name] for name in data["deck"])
+        display = tuple(EMPTY if c is None else card_of[c] for c in data["display"])
+        slots = tuple(EMPTY if k is None else kind_of[k] for k in data["tile_slots"])
+        if len(slots) != components.tile_columns * components.tile_rows:
+            raise BadState("tile_slots has the wrong length")
+        stack = tuple(int(data["stack"][k]) for k in components.kinds)
+        tops = tuple(_ints(top, "tops", TABLE, 99) for top in data["tops"])
+        tags = tuple(
+            _ints(t, "tags", TEMPLE_TAG, 2 * len(components.cards) - 1) for t in data["tags"]
+        )
+        temples = tuple(_ints(t, "temples", 0, fields - 1) for t in data["temples"])
+        collected = tuple(tuple(int(c[k]) for k in components.kinds) for c in data["collected"])
+        extras = tuple(tuple(int(c[k]) for k in components.kinds) for c in data["extras"])
+        if len(extras) != len(collected) or any(
+            e > h
+            for held, hidden in zip(collected, extras, strict=True)
+            for h, e in zip(held, hidden, strict=True)
+        ):
+            raise BadState("extras must be among the collected tiles")
+        missing = _ints(data["missing"], "missing", 0, 999)
+        built = tuple(bool(b) for b in data["built"])
+        placed = _ints(data["placed"], "placed", 0, fields - 1)
+        for what, per_seat in (("tops", tops), ("tags", tags)):
+            if len(per_seat) != n or any(len(row) != fields for row in per_seat):
+                raise BadState(f"{what} must give {fields} fields for each player")
+        if any(len(x) != n for x in (temples, collected, missing, built)):
+            raise BadState("every per-player list must have one entry per player")
+        state = HangingGardensState(
+            players=players,
+            phase=phase,
+            round=int(data["round"]),
+            seat=int(data["seat"]),
+            deck=deck,
+            display=display,
+            tile_slots=slots,
+            stack=stack,
+            tops=tops,
+            tags=tags,
+            temples=temples,
+            collected=collected,
+            extras=extras,
+            missing=missing,
+            built=built,
+            placed=placed,
+            columns=int(data["columns"]),
+            ending=bool(data["ending"]),
+        )
+    except BadState:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise BadState(f"malformed Hanging Gardens state: {error!r}") from None
+    if not 0 <= state.seat < n:
+        raise BadState(f"seat {state.seat} is not a seat of {n} players")
+    return state

@@ -1,0 +1,96 @@
+"""On Top's components, loaded from ``data/on_top.toml`` and validated.
+
+Pieces are numbers 0..33 inside the engine (their text form is the two-digit id ``07``);
+colours are seat numbers 0..3 (a segment of a colour nobody plays counts for nobody).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from games.core.datafile import field, load_toml
+from games.core.errors import DataFileError
+
+from .geometry import Geometry, build
+
+DATA_FILE = Path(__file__).parent / "data" / "on_top.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class Components:
+    name: str
+    sides: tuple[int, int, int]
+    geometry: Geometry
+    start: tuple[int, ...]
+    """Triangle numbers of the start triangles (black from the beginning)."""
+    black_triangles: int
+    stones_per_player: int
+    colours: tuple[str, ...]
+    piece_ids: tuple[str, ...]
+    """Piece number -> ``07``."""
+    segments: tuple[tuple[int, ...], ...]
+    """Piece number -> six colour numbers, counterclockwise from half a's sharp corner."""
+
+
+@cache
+def load_components(path: Path = DATA_FILE) -> Components:
+    """Read and check the data file; every error names the file and the field."""
+    where = str(path)
+    data = load_toml(path)
+    board = field(data, "board", dict, where)
+    sides = field(board, "sides", list, where)
+    if len(sides) != 3 or not all(isinstance(s, int) and 1 <= s <= 9 for s in sides):
+        raise DataFileError(f"{where}: board.sides must be three side lengths 1 to 9")
+    geometry = build(*sides)
+    start_names = field(board, "start", list, where)
+    for name in start_names:
+        if name not in geometry.triangle_names:
+            raise DataFileError(f"{where}: board.start names no triangle: {name!r}")
+    if len(set(start_names)) != len(start_names) or not start_names:
+        raise DataFileError(f"{where}: board.start must name one or more different triangles")
+    start = tuple(geometry.triangle(name) for name in start_names)
+
+    supply = field(data, "supply", dict, where)
+    black = field(supply, "black_triangles", int, where)
+    if black < len(start):
+        raise DataFileError(f"{where}: supply.black_triangles must cover the start triangles")
+    stones = field(supply, "stones_per_player", int, where)
+    if stones < 1:
+        raise DataFileError(f"{where}: supply.stones_per_player must be at least 1")
+    colours = field(supply, "colours", list, where)
+    if len(colours) != 4 or len(set(colours)) != 4 or not all(
+        isinstance(c, str) and c.isalpha() and c.islower() for c in colours
+    ):
+        raise DataFileError(f"{where}: supply.colours must be 4 different lower-case words")
+
+    pieces = field(data, "pieces", dict, where)
+    ids = sorted(pieces)
+    if not ids or ids != [f"{k:02d}" for k in range(1, len(ids) + 1)]:
+        raise DataFileError(f"{where}: pieces must be numbered 01, 02, ... without gaps")
+    segments = []
+    for piece in ids:
+        colouring = pieces[piece]
+        if (
+            not isinstance(colouring, list)
+            or len(colouring) != 6
+            or any(colour not in colours for colour in colouring)
+        ):
+            raise DataFileError(
+                f"{where}: pieces.{piece} must list 6 segment colours among {', '.join(colours)}"
+            )
+        segments.append(tuple(colours.index(colour) for colour in colouring))
+    if 2 * len(ids) + len(start) > len(geometry.triangles):
+        raise DataFileError(f"{where}: {len(ids)} rhombi do not fit on the board")
+    return Components(
+        name=field(data, "name", str, where),
+        sides=(sides[0], sides[1], sides[2]),
+        geometry=geometry,
+        start=start,
+        black_triangles=black,
+        stones_per_player=stones,
+        colours=tuple(colours),
+        piece_ids=tuple(ids),
+        segments=tuple(segments),
+    )

@@ -1,0 +1,199 @@
+"""Trapper's components, loaded from ``data/trapper.toml`` and validated.
+
+Tiles are small integers inside the engine (playouts handle them by the thousand), numbered in
+the order of their sorted names, so a sorted tuple of tile numbers reads in name order. Every
+tile is its own piece (``prey:bear:1a``): tiles of equal value differ in their water side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from games.core.datafile import field, load_toml
+from games.core.errors import DataFileError
+
+DATA_FILE = Path(__file__).parent / "data" / "trapper.toml"
+
+ANIMAL, CANOE, HERB, MUSHROOM = 0, 1, 2, 3
+SIDES = "NESW"
+"""Water sides; ``SIDES.index(side)`` is the direction index used in ``STEPS``."""
+STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+"""(row, column) step towards N, E, S, W; row 0 is north."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    kind: int
+    species: int
+    """Index into ``Components.species`` (-1 for herbs and mushrooms)."""
+    value: int
+    """An animal's value, a herb's or mushroom's worth; a canoe's capacity."""
+    water: int
+    """Index into ``SIDES``."""
+    name: str
+    """``bear-1a``, ``canoe-bear-3``, ``herb-2``: the form in actions and score lines."""
+    piece: str
+    """``prey:bear:1a``: the piece id of its tag."""
+
+
+@dataclass(frozen=True, slots=True)
+class Components:
+    name: str
+    size: int
+    species: tuple[str, ...]
+    animal_values: tuple[int, ...]
+    canoe_capacities: tuple[int, ...]
+    tiles: tuple[Tile, ...]
+    numbers: dict[str, int]
+    """Tile name -> number."""
+    colours: tuple[str, ...]
+    starts: tuple[int, ...]
+    """Start cell of each trapper (the centre squares in reading order)."""
+    per_colour: int
+    hand_size: int
+    draw_per_turn: int
+    start_money: int
+    bonus_chips: tuple[int, ...]
+    species_chips: tuple[int, ...]
+    payouts: tuple[int, ...]
+    assumed: tuple[str, ...]
+    """The data fields marked ASSUMED (listed in docs and views)."""
+
+
+ASSUMED_FIELDS = (
+    "species.animal_values",
+    "extras.herb_value",
+    "extras.mushroom_value",
+    "water",
+    "trappers.colours",
+    "cards.per_colour",
+    "cards.hand_size",
+    "money.start",
+    "chips.payouts",
+)
+
+
+def _ints(table: dict[str, Any], key: str, where: str, low: int = 1) -> tuple[int, ...]:
+    values = field(table, key, list, where)
+    if not values or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= low for v in values
+    ):
+        raise DataFileError(f"{where}: {key} must be a list of whole numbers >= {low}")
+    return tuple(values)
+
+
+def _sides(text: Any, count: int, what: str, where: str) -> list[int]:
+    if not isinstance(text, str) or len(text) != count or any(c not in SIDES for c in text):
+        raise DataFileError(
+            f"{where}: water side of {what} must be {count} letters of N, E, S, W, got {text!r}"
+        )
+    return [SIDES.index(c) for c in text]
+
+
+def _copy_names(values: tuple[int, ...]) -> list[str]:
+    """``1a``, ``1b``, ``3``, ...: a letter tells apart the copies of one value."""
+    seen: dict[int, int] = {}
+    names = []
+    for value in values:
+        seen[value] = seen.get(value, 0) + 1
+        copy = "abcdefgh"[seen[value] - 1] if values.count(value) > 1 else ""
+        names.append(f"{value}{copy}")
+    return names
+
+
+@cache
+def load_components(path: Path = DATA_FILE) -> Components:
+    """Read and check the data file; every error names the file and the field."""
+    where = str(path)
+    data = load_toml(path)
+    size = field(field(data, "grid", dict, where), "size", int, where)
+    if size < 4 or size % 2:
+        raise DataFileError(f"{where}: grid.size must be even and at least 4 (it has 4 centres)")
+    species_table = field(data, "species", dict, where)
+    species = field(species_table, "names", list, where)
+    if not species or not all(isinstance(s, str) and s.isalpha() and s.islower() for s in species):
+        raise DataFileError(f"{where}: species.names must be lower-case words")
+    if len(set(species)) != len(species) or {"canoe", "herb", "mushroom"} & set(species):
+        raise DataFileError(f"{where}: species.names must differ from each other and from "
+                            "canoe, herb, mushroom")
+    values = _ints(species_table, "animal_values", where)
+    capacities = _ints(species_table, "canoe_capacities", where)
+    if len(set(capacities)) != len(capacities):
+        raise DataFileError(f"{where}: species.canoe_capacities must not repeat")
+    extras = field(data, "extras", dict, where)
+    herbs, mushrooms = field(extras, "herbs", int, where), field(extras, "mushrooms", int, where)
+    herb_value = field(extras, "herb_value", int, where)
+    mushroom_value = field(extras, "mushroom_value", int, where)
+    water = field(data, "water", dict, where)
+    animal_water = field(water, "animals", dict, where)
+    canoe_water = field(water, "canoes", dict, where)
+
+    raw: list[tuple[str, Tile]] = []
+    for number, name in enumerate(species):
+        sides = _sides(animal_water.get(name), len(values), f"{name} animals", where)
+        for value, copy, side in zip(values, _copy_names(values), sides, strict=True):
+            raw.append((f"{name}-{copy}", Tile(ANIMAL, number, value, side, f"{name}-{copy}",
+                                               f"prey:{name}:{copy}")))
+        sides = _sides(canoe_water.get(name), len(capacities), f"{name} canoes", where)
+        for capacity, side in zip(capacities, sides, strict=True):
+            text = f"canoe-{name}-{capacity}"
+            raw.append((text, Tile(CANOE, number, capacity, side, text,
+                                   f"prey:canoe:{name}:{capacity}")))
+    for kind, label, count, worth in (
+        (HERB, "herb", herbs, herb_value), (MUSHROOM, "mushroom", mushrooms, mushroom_value)
+    ):
+        sides = _sides(field(water, f"{label}s", str, where), count, f"{label}s", where)
+        for copy, side in enumerate(sides, start=1):
+            raw.append((f"{label}-{copy}", Tile(kind, -1, worth, side, f"{label}-{copy}",
+                                                f"prey:{label}:{copy}")))
+    raw.sort()
+    tiles = tuple(tile for _, tile in raw)
+    if len(tiles) != size * size:
+        raise DataFileError(
+            f"{where}: {len(tiles)} tiles do not fill the {size}x{size} grid exactly "
+            "(the four centre tiles go back in the box)"
+        )
+
+    trappers = field(data, "trappers", dict, where)
+    colours = field(trappers, "colours", list, where)
+    if len(colours) != 4 or not all(isinstance(c, str) and c.isalpha() and c.islower()
+                                    for c in colours) or len(set(colours)) != 4:
+        raise DataFileError(f"{where}: trappers.colours must be 4 different lower-case words")
+    half = size // 2
+    starts = tuple(row * size + col for row in (half - 1, half) for col in (half - 1, half))
+    cards = field(data, "cards", dict, where)
+    per_colour = field(cards, "per_colour", int, where)
+    hand_size = field(cards, "hand_size", int, where)
+    draw = field(cards, "draw_per_turn", int, where)
+    if per_colour < 2 or hand_size < 1 or draw < 1 or 4 * hand_size > 4 * per_colour:
+        raise DataFileError(f"{where}: cards must allow dealing 4 hands of hand_size")
+    chips = field(data, "chips", dict, where)
+    bonus = _ints(chips, "bonus", where)
+    species_chips = _ints(chips, "species", where)
+    payouts = _ints(chips, "payouts", where)
+    if list(bonus) != sorted(set(bonus)) or list(species_chips) != sorted(set(species_chips)):
+        raise DataFileError(f"{where}: chips.bonus and chips.species must increase")
+    if list(payouts) != sorted(payouts, reverse=True):
+        raise DataFileError(f"{where}: chips.payouts must not increase")
+    return Components(
+        name=field(data, "name", str, where),
+        size=size,
+        species=tuple(species),
+        animal_values=values,
+        canoe_capacities=capacities,
+        tiles=tiles,
+        numbers={tile.name: number for number, tile in enumerate(tiles)},
+        colours=tuple(colours),
+        starts=starts,
+        per_colour=per_colour,
+        hand_size=hand_size,
+        draw_per_turn=draw,
+        start_money=field(field(data, "money", dict, where), "start", int, where),
+        bonus_chips=bonus,
+        species_chips=species_chips,
+        payouts=payouts,
+        assumed=ASSUMED_FIELDS,
+    )

@@ -1,0 +1,705 @@
+"""The Trapper rule engine (Kramer & Kiesling): trappers shared by all, prey into canoes.
+
+A turn is a series of steps of one trapper, each paid with a card of its colour or two cards of
+one other colour: it takes a face-up tile next to it (not across the tile's water side), or, if
+it cannot, jumps to any face-up tile; the tile goes straight into the player's display, where a
+full canoe is sold at once. The turn ends with ``pass`` (nothing played) or ``done``, and two
+cards are drawn. The engine knows every tile (on the table the tags under the grid say which
+tile lies where); views hide face-down tiles, hands and the draw pile.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, TypeVar
+
+from games.core.errors import IllegalAction
+from games.core.game import CHANCE, TERMINAL, Game, OptionSpec, Site
+from games.core.scoresheet import ScoreSheet
+
+from . import position as position_module
+from .actions import DONE, PASS, RETIRE, SETUP, Action, action_texts, cell_name, parse
+from .components import STEPS, Components, load_components
+from .display import (
+    NONE,
+    Display,
+    attach,
+    auto_target,
+    bonus_chip,
+    species_of_sold,
+    targets,
+    trade_loads,
+)
+from .scoring import rank_winners, score_table
+from .state import (
+    CHANCE_PHASES,
+    EMPTY,
+    TrapperState,
+    display_to_json,
+    state_from_json,
+    state_to_json,
+)
+
+T = TypeVar("T")
+PAD_SITES = ("pad:play:1", "pad:play:2")
+OUT_PIECE = "marker:out:{}"
+"""Each seat has its own out marker (``marker:out:1``), laid when its player ends."""
+TURN_PIECE = "marker:turn"
+PITCH = 100.0
+
+
+class Trapper(Game[TrapperState]):
+    """One engine object serves every game; it holds the component data and tables built
+    from it (neighbours, action texts)."""
+
+    id = "trapper"
+    name = "Trapper"
+    min_players = 2
+    max_players = 4
+    options = (
+        OptionSpec(
+            "placement",
+            ("auto", "choose"),
+            "where a taken tile goes when several canoes would take it: auto lays it at the "
+            "canoe with the fewest free places (the table needs no button), choose lets the "
+            "player say (onto CANOE; the table asks on the page)",
+        ),
+    )
+
+    def __init__(self, components: Components | None = None) -> None:
+        self.components = c = components or load_components()
+        self.size = size = c.size
+        self.texts = action_texts(c)
+        self.cells = size * size
+        self.centre = frozenset(c.starts)
+        self.layout = tuple(cell for cell in range(self.cells) if cell not in self.centre)
+        """Cells the layout fills, in reading order."""
+        neighbours = []
+        for cell in range(self.cells):
+            row, col = divmod(cell, size)
+            found = []
+            for side, (dr, dc) in enumerate(STEPS):
+                r, q = row + dr, col + dc
+                if 0 <= r < size and 0 <= q < size:
+                    # entering (r, q) from ``cell`` crosses its side opposite to ``side``
+                    found.append((r * size + q, (side + 2) % 4))
+            neighbours.append(tuple(found))
+        self.neighbours = tuple(neighbours)
+        self.water = tuple(tile.water for tile in c.tiles)
+        self.colour_order = sorted(range(len(c.colours)), key=lambda i: c.colours[i])
+        """Colours in the order of their names (the order of ``deal``/``draw`` actions)."""
+        self.tile_pieces = tuple(tile.piece for tile in c.tiles)
+        self.tile_names = tuple(tile.name for tile in c.tiles)
+        self.bonus_sites = tuple(f"bank:bonus:{v}" for v in c.bonus_chips)
+        self.species_sites = tuple(f"bank:species:{v}" for v in c.species_chips)
+
+    # -- setup ---------------------------------------------------------------------------------
+    def initial(
+        self, players: Sequence[str], options: Mapping[str, str] | None = None
+    ) -> TrapperState:
+        names = self.check_players(players)
+        chosen = self.check_options(options)
+        n = len(names)
+        c = self.components
+        colours = len(c.colours)
+        return TrapperState(
+            players=names,
+            choose=chosen["placement"] == "choose",
+            phase="setup",
+            grid=(EMPTY,) * self.cells,
+            face_up=(False,) * self.cells,
+            supply=tuple(range(len(c.tiles))),
+            trappers=(EMPTY,) * colours,
+            hands=((0,) * colours,) * n,
+            draw=(c.per_colour,) * colours,
+            discard=(0,) * colours,
+            pad=(),
+            seat=0,
+            marker=EMPTY,
+            trapper=EMPTY,
+            traded=False,
+            draws_left=0,
+            passes=0,
+            retired=(False,) * n,
+            displays=(Display(),) * n,
+            sales=((),) * n,
+            bonus=(EMPTY,) * len(c.bonus_chips),
+            species=(EMPTY,) * len(c.species_chips),
+        )
+
+    # -- playing -------------------------------------------------------------------------------
+    def actor(self, state: TrapperState) -> int:
+        phase = state.phase
+        if phase in CHANCE_PHASES:
+            return CHANCE
+        if phase == "over":
+            return TERMINAL
+        return state.seat
+
+    def legal_actions(self, state: TrapperState) -> list[str]:
+        phase = state.phase
+        if phase == "turn":
+            return self._turn_actions(state)
+        if phase == "lay":
+            row = self.texts.lay[self._next_layout_cell(state)]
+            return [row[tile] for tile in state.supply]
+        if phase in ("deal", "draw"):
+            texts = self.texts.deal if phase == "deal" else self.texts.draw
+            return [texts[c] for c in self.colour_order if state.draw[c]]
+        if phase == "setup":
+            return [SETUP]
+        return []
+
+    def _turn_actions(self, state: TrapperState) -> list[str]:
+        actions = self._steps(state)
+        actions.extend(self._trades(state))
+        if state.trapper == EMPTY:
+            actions.append(PASS)
+            if not state.traded:
+                actions.append(RETIRE)
+        else:
+            actions.append(DONE)
+        actions.sort()
+        return actions
+
+    def _payments(self, hand: tuple[int, ...], colour: int) -> list[int]:
+        """0: one card of the trapper's colour; 1 + d: two cards of another colour d."""
+        pays = [0] if hand[colour] else []
+        pays.extend(1 + d for d, count in enumerate(hand) if d != colour and count >= 2)
+        return pays
+
+    def reachable(self, state: TrapperState, colour: int) -> tuple[list[int], bool]:
+        """The cells the trapper may take a tile from, and whether it must jump (isolated:
+        no neighbouring tile it can enter)."""
+        grid, water = state.grid, self.water
+        near = [
+            cell for cell, crossing in self.neighbours[state.trappers[colour]]
+            if grid[cell] != EMPTY and state.face_up[cell] and water[grid[cell]] != crossing
+        ]
+        if near:
+            return near, False
+        return [
+            cell for cell, tile in enumerate(grid) if tile != EMPTY and state.face_up[cell]
+        ], True
+
+    def _steps(self, state: TrapperState) -> list[str]:
+        """Every step the player may pay for, as text (with ``onto`` where there is a choice)."""
+        hand = state.hands[state.seat]
+        display = state.displays[state.seat]
+        colours = range(len(hand)) if state.trapper == EMPTY else (state.trapper,)
+        found: list[str] = []
+        onto = self.texts.onto
+        for colour in colours:
+            pays = self._payments(hand, colour)
+            if not pays:
+                continue
+            cells, _ = self.reachable(state, colour)
+            per_cell = self.texts.step[colour]
+            for cell in cells:
+                places = self._places(state, display, state.grid[cell])
+                for pay in pays:
+                    base = per_cell[cell][pay]
+                    if len(places) > 1:
+                        found.extend(base + onto[place] for place in places)
+                    else:
+                        found.append(base)
+        return found
+
+    def _places(self, state: TrapperState, display: Display, tile: int) -> tuple[int, ...]:
+        """The canoes the player may choose for ``tile``: with placement auto at most one."""
+        if state.choose:
+            return targets(display, tile, self.components)
+        target = auto_target(display, tile, self.components)
+        return () if target == NONE else (target,)
+
+    def _trades(self, state: TrapperState) -> list[str]:
+        if state.traded:
+            return []
+        kinds = len(species_of_sold(state.displays[state.seat], self.components))
+        values = self.components.species_chips
+        return [
+            self.texts.trade[values[i]] for i, owner in enumerate(state.species)
+            if owner == EMPTY and values[i] <= kinds
+        ]
+
+    def chance_outcomes(self, state: TrapperState) -> list[tuple[str, Fraction]]:
+        phase = state.phase
+        if phase == "lay":
+            outcomes = self.legal_actions(state)
+            probability = Fraction(1, len(outcomes))
+            return [(outcome, probability) for outcome in outcomes]
+        if phase in ("deal", "draw"):
+            total = sum(state.draw)
+            texts = self.texts.deal if phase == "deal" else self.texts.draw
+            return [
+                (texts[c], Fraction(state.draw[c], total)) for c in self.colour_order
+                if state.draw[c]
+            ]
+        return []
+
+    def sample_chance(self, state: TrapperState, rng: random.Random) -> str:
+        """Draw directly (playouts spend much of their time here)."""
+        if state.phase == "lay":
+            return self.texts.lay[self._next_layout_cell(state)][rng.choice(state.supply)]
+        texts = self.texts.deal if state.phase == "deal" else self.texts.draw
+        point = rng.randrange(sum(state.draw))
+        for colour, count in enumerate(state.draw):
+            if point < count:
+                return texts[colour]
+            point -= count
+        raise AssertionError("no card to draw")  # pragma: no cover
+
+    def parse_action(self, text: str) -> str:
+        return parse(text, self.texts)[0]
+
+    def apply(self, state: TrapperState, action: str) -> TrapperState:
+        parsed = self.texts.parsed.get(action) if isinstance(action, str) else None
+        if parsed is None:
+            parsed = parse(action, self.texts)[1]
+        phase = state.phase
+        kind = parsed.kind
+        if phase == "turn" and kind in ("step", "trade", "pass", "done", "retire"):
+            return getattr(self, f"_{kind}")(state, parsed)
+        if phase == "lay" and kind == "lay":
+            return self._lay(state, parsed)
+        if phase in ("deal", "draw") and kind == phase:
+            return self._card(state, parsed)
+        if phase == "setup" and kind == "setup":
+            return self._setup(state)
+        raise IllegalAction(f"not now: {self.describe_step(state)}")
+
+    def describe_step(self, state: TrapperState) -> str:
+        """What the table is waiting for, in words (used in refusals and views)."""
+        who = state.players[state.seat]
+        phase = state.phase
+        if phase == "setup":
+            return (f"{who} is to lay the chips into the bank and stand the trappers on the "
+                    "centre squares (setup)")
+        if phase == "lay":
+            cell = cell_name(self._next_layout_cell(state), self.size)
+            return f"the next layout tile goes face down on {cell} (lay {cell} TILE)"
+        if phase == "deal":
+            return f"a card is to be dealt to {who} (deal COLOUR)"
+        if phase == "draw":
+            return f"{who} draws a card (draw COLOUR)"
+        if phase == "turn":
+            if state.trapper == EMPTY:
+                return (f"{who} is to move a trapper (COLOUR R:C [joker COLOUR]), trade for a "
+                        "species chip, pass or retire")
+            colour = self.components.colours[state.trapper]
+            return f"{who} may move the {colour} trapper again, trade, or end the turn (done)"
+        return "the game is over"
+
+    # -- the steps -----------------------------------------------------------------------------
+    def _setup(self, state: TrapperState) -> TrapperState:
+        return state._replace(phase="lay", trappers=self.components.starts, marker=0)
+
+    def _next_layout_cell(self, state: TrapperState) -> int:
+        laid = len(self.components.tiles) - len(state.supply)
+        return self.layout[laid]
+
+    def _lay(self, state: TrapperState, action: Action) -> TrapperState:
+        cell = self._next_layout_cell(state)
+        if action.cell != cell:
+            raise IllegalAction(
+                f"the layout is laid row by row from the north-west corner, leaving out the "
+                f"centre: the next tile goes on {cell_name(cell, self.size)}, not "
+                f"{cell_name(action.cell, self.size)}"
+            )
+        if action.tile not in state.supply:
+            raise IllegalAction(f"{self.tile_names[action.tile]} is already laid")
+        grid = _set(state.grid, cell, action.tile)
+        near_trapper = any(other in self.centre for other, _ in self.neighbours[cell])
+        face_up = _set(state.face_up, cell, True) if near_trapper else state.face_up
+        supply = _without(state.supply, action.tile)
+        done = len(supply) == len(self.components.tiles) - len(self.layout)
+        return state._replace(phase="deal" if done else "lay", grid=grid, face_up=face_up,
+                              supply=supply)
+
+    def _card(self, state: TrapperState, action: Action) -> TrapperState:
+        colour = action.colour
+        if not state.draw[colour]:
+            raise IllegalAction(f"no {self.components.colours[colour]} card is left to draw")
+        seat = state.seat
+        draw = _set(state.draw, colour, state.draw[colour] - 1)
+        hand = state.hands[seat]
+        hands = _set(state.hands, seat, _set(hand, colour, hand[colour] + 1))
+        state = state._replace(draw=draw, hands=hands)
+        if state.phase == "deal":
+            n = len(state.players)
+            if sum(hands[-1]) == self.components.hand_size:
+                return state._replace(phase="turn", seat=0)
+            return state._replace(seat=(seat + 1) % n)
+        return self._drawn(state._replace(draws_left=state.draws_left - 1))
+
+    def _drawn(self, state: TrapperState) -> TrapperState:
+        """After a draw: reshuffle an empty draw pile; next player when the draws are done
+        (or no card is left anywhere)."""
+        if state.draws_left and not sum(state.draw):
+            if sum(state.discard):
+                state = state._replace(draw=state.discard, discard=(0,) * len(state.discard))
+            else:
+                state = state._replace(draws_left=0)
+        if state.draws_left:
+            return state
+        return self._next_player(state)
+
+    def _next_active(self, state: TrapperState) -> int:
+        """The next seat after the current one still in the game (EMPTY if none)."""
+        n = len(state.players)
+        for offset in range(1, n + 1):
+            seat = (state.seat + offset) % n
+            if not state.retired[seat]:
+                return seat
+        return EMPTY
+
+    def _next_player(self, state: TrapperState) -> TrapperState:
+        """The turn marker already stands before the next player: their turn begins."""
+        return state._replace(phase="turn", seat=state.marker, trapper=EMPTY, traded=False,
+                              draws_left=0)
+
+    def _end_turn(self, state: TrapperState) -> TrapperState:
+        """The play pad is cleared onto the discard pile, the turn marker goes to the next
+        player, then two cards are drawn (both hand movements the table sees)."""
+        discard = list(state.discard)
+        for colour in state.pad:
+            discard[colour] += 1
+        return self._drawn(state._replace(
+            phase="draw", draws_left=self.components.draw_per_turn, trapper=EMPTY,
+            discard=tuple(discard), pad=(), marker=self._next_active(state)))
+
+    def _pass(self, state: TrapperState, action: Action) -> TrapperState:
+        if state.trapper != EMPTY:
+            raise IllegalAction("you have moved a trapper this turn: end it with done")
+        passes = state.passes + 1
+        if passes >= state.retired.count(False):
+            return state._replace(phase="over", passes=passes, marker=EMPTY)
+        return self._end_turn(state._replace(passes=passes))
+
+    def _done(self, state: TrapperState, action: Action) -> TrapperState:
+        if state.trapper == EMPTY:
+            raise IllegalAction("you have not moved a trapper this turn: pass instead")
+        return self._end_turn(state)
+
+    def _retire(self, state: TrapperState, action: Action) -> TrapperState:
+        if state.trapper != EMPTY or state.traded:
+            raise IllegalAction("you may end the game for yourself only instead of a turn, "
+                                "before moving a trapper or trading")
+        seat = state.seat
+        hand = state.hands[seat]
+        discard = tuple(a + b for a, b in zip(state.discard, hand, strict=True))
+        hands = _set(state.hands, seat, (0,) * len(hand))
+        retired = _set(state.retired, seat, True)
+        state = state._replace(discard=discard, hands=hands, retired=retired)
+        marker = self._next_active(state)
+        if marker == EMPTY or state.passes >= retired.count(False):
+            return state._replace(phase="over", marker=EMPTY)
+        return self._next_player(state._replace(marker=marker))
+
+    def _trade(self, state: TrapperState, action: Action) -> TrapperState:
+        if state.traded:
+            raise IllegalAction("only one species chip may be traded a turn")
+        values = self.components.species_chips
+        index = values.index(action.k)
+        if state.species[index] != EMPTY:
+            holder = state.players[state.species[index]]
+            raise IllegalAction(f"the species chip {action.k} is taken (by {holder})")
+        seat = state.seat
+        display = state.displays[seat]
+        kinds = len(species_of_sold(display, self.components))
+        if kinds < action.k:
+            raise IllegalAction(
+                f"the species chip {action.k} needs sold loads of {action.k} different species;"
+                f" you hold {kinds}"
+            )
+        displays = _set(state.displays, seat, trade_loads(display, action.k, self.components))
+        return state._replace(
+            displays=displays, species=_set(state.species, index, seat), traded=True)
+
+    def _step(self, state: TrapperState, action: Action) -> TrapperState:
+        colours = self.components.colours
+        colour, cell = action.colour, action.cell
+        name = colours[colour]
+        if state.trapper not in (EMPTY, colour):
+            raise IllegalAction(
+                f"only one trapper moves in a turn: this turn it is the {colours[state.trapper]}"
+            )
+        seat = state.seat
+        hand = state.hands[seat]
+        if action.joker == EMPTY:
+            if not hand[colour]:
+                raise IllegalAction(f"you hold no {name} card (two cards of one colour will do)")
+            paid = (colour,)
+        else:
+            if hand[action.joker] < 2:
+                raise IllegalAction(f"you need two {colours[action.joker]} cards to pay for the "
+                                    f"{name} trapper")
+            paid = (action.joker, action.joker)
+        cells, jump = self.reachable(state, colour)
+        if cell not in cells:
+            raise IllegalAction(self._why_not_cell(state, colour, cell, jump))
+        tile = state.grid[cell]
+        display = state.displays[seat]
+        places = self._places(state, display, tile)
+        onto = action.onto
+        if len(places) > 1 and onto not in places:
+            options = ", ".join(self.tile_names[p] for p in places)
+            raise IllegalAction(f"say which canoe {self.tile_names[tile]} goes onto: {options}")
+        if len(places) <= 1 and onto != NONE:
+            where = "lies loose" if not places else f"goes onto {self.tile_names[places[0]]}"
+            why = "there is no choice to make" if state.choose else "placement is auto"
+            raise IllegalAction(f"{self.tile_names[tile]} {where}: {why}")
+        if len(places) == 1:
+            onto = places[0]
+        for paid_colour in paid:
+            hand = _set(hand, paid_colour, hand[paid_colour] - 1)
+        discard = list(state.discard)
+        for old in state.pad:
+            discard[old] += 1
+        display, sold = attach(display, tile, onto, self.components)
+        sales, bonus = state.sales, state.bonus
+        if sold is not None:
+            sales = _set(sales, seat, (*sales[seat], sold))
+            chip = bonus_chip(sold.amount, bonus, self.components.bonus_chips)
+            if chip >= 0:
+                bonus = _set(bonus, chip, seat)
+        grid = _set(state.grid, cell, EMPTY)
+        face_up = list(state.face_up)
+        face_up[cell] = False
+        for other, _ in self.neighbours[cell]:
+            if grid[other] != EMPTY:
+                face_up[other] = True
+        state = state._replace(
+            grid=grid, face_up=tuple(face_up), trappers=_set(state.trappers, colour, cell),
+            hands=_set(state.hands, seat, hand), discard=tuple(discard), pad=paid,
+            trapper=colour, passes=0, displays=_set(state.displays, seat, display),
+            sales=sales, bonus=bonus,
+        )
+        if all(t == EMPTY for t in grid):
+            return state._replace(phase="over", trapper=EMPTY)
+        return state
+
+    def _why_not_cell(self, state: TrapperState, colour: int, cell: int, jump: bool) -> str:
+        where = cell_name(cell, self.size)
+        name = self.components.colours[colour]
+        tile = state.grid[cell]
+        if tile == EMPTY:
+            return f"there is no tile on {where}: a trapper never moves onto an empty square"
+        if not state.face_up[cell]:
+            return f"the tile on {where} is face down: only face-up tiles may be taken"
+        if jump:  # pragma: no cover - every face-up tile is reachable by a jump
+            return f"the {name} trapper cannot reach {where}"
+        for other, crossing in self.neighbours[state.trappers[colour]]:
+            if other == cell and self.water[tile] == crossing:
+                return f"water blocks the way: {where} has its water side towards the trapper"
+        return (f"{where} is not next to the {name} trapper (it may jump only when it can take "
+                "no tile next to it)")
+
+    # -- scoring -------------------------------------------------------------------------------
+    def score(self, state: TrapperState) -> ScoreSheet:
+        return self._score_cached(state.players, state.sales, state.displays, state.bonus,
+                                  state.species, state.phase == "over")
+
+    @lru_cache(maxsize=512)  # noqa: B019 (one engine object lives for the whole process)
+    def _score_cached(
+        self,
+        players: tuple[str, ...],
+        sales: tuple[Any, ...],
+        displays: tuple[Display, ...],
+        bonus: tuple[int, ...],
+        species: tuple[int, ...],
+        final: bool,
+    ) -> ScoreSheet:
+        """Money from sales during play; the final scoring once the game is over."""
+        return score_table(players, self.components.start_money, sales, displays, bonus,
+                           species, final, self.components)
+
+    def winners(self, state: TrapperState) -> list[int]:
+        return rank_winners(self.score(state).totals)
+
+    def score_position(self, position: Mapping[str, Any]) -> tuple[ScoreSheet, list[int]]:
+        return position_module.score_position(position, self.components)
+
+    # -- what people and sensors see ----------------------------------------------------------
+    def players(self, state: TrapperState) -> tuple[str, ...]:
+        return state.players
+
+    def view(self, state: TrapperState, player: int | None) -> dict[str, Any]:
+        c = self.components
+        size = self.size
+        at = {cell: c.colours[colour] for colour, cell in enumerate(state.trappers)
+              if cell != EMPTY}
+        grid = []
+        for row in range(size):
+            cells: list[Any] = []
+            for col in range(size):
+                cell = row * size + col
+                tile = state.grid[cell]
+                if cell in at:
+                    cells.append({"trapper": at[cell]})
+                elif tile == EMPTY:
+                    cells.append(None)
+                elif state.face_up[cell]:
+                    info = c.tiles[tile]
+                    cells.append({"face_up": True, "tile": info.name,
+                                  "water": "NESW"[info.water]})
+                else:
+                    cells.append({"face_up": False})
+            grid.append(cells)
+        actor = self.actor(state)
+        hands = {
+            name: (dict(zip(c.colours, hand, strict=True)) if seat == player
+                   else {"count": sum(hand)})
+            for seat, (name, hand) in enumerate(zip(state.players, state.hands, strict=True))
+        }
+        return {
+            "game": self.id,
+            "players": list(state.players),
+            "you": None if player is None else state.players[player],
+            "phase": state.phase,
+            "step": self.describe_step(state),
+            "to_act": state.players[actor] if actor >= 0 else None,
+            "grid": grid,
+            "moving": None if state.trapper == EMPTY else c.colours[state.trapper],
+            "traded": state.traded,
+            "hands": hands,
+            "draw_pile": sum(state.draw),
+            "discard": dict(zip(c.colours, state.discard, strict=True)),
+            "pad": [c.colours[colour] for colour in state.pad],
+            "retired": [name for name, out in zip(state.players, state.retired, strict=True)
+                        if out],
+            "displays": {name: display_to_json(d, c)
+                         for name, d in zip(state.players, state.displays, strict=True)},
+            "bonus_chips": {str(v): None if o == EMPTY else state.players[o]
+                            for v, o in zip(c.bonus_chips, state.bonus, strict=True)},
+            "species_chips": {str(v): None if o == EMPTY else state.players[o]
+                              for v, o in zip(c.species_chips, state.species, strict=True)},
+            "score": self.score(state).to_json(),
+        }
+
+    def render(self, state: TrapperState, player: int | None) -> str:
+        """The grid as text (``##`` face down, ``..`` empty, a trapper by its colour)."""
+        view = self.view(state, player)
+        lines = [f"Trapper: {view['step']}"]
+        for row in view["grid"]:
+            shown = []
+            for cell in row:
+                if cell is None:
+                    shown.append("..")
+                elif "trapper" in cell:
+                    shown.append(cell["trapper"].upper())
+                elif cell["face_up"]:
+                    shown.append(f"{cell['tile']}/{cell['water']}")
+                else:
+                    shown.append("##")
+            lines.append(" ".join(f"{text:<16}" for text in shown).rstrip())
+        lines.append("hands: " + "; ".join(f"{k}: {v}" for k, v in view["hands"].items()))
+        scores = view["score"]["scores"]
+        lines.append("money: " + ", ".join(f"{k} {v}" for k, v in scores.items()))
+        return "\n".join(lines)
+
+    def resample(self, state: TrapperState, player: int | None, rng: random.Random) -> TrapperState:
+        """Redraw what ``player`` cannot see: face-down tiles with the unlaid or boxed ones, and
+        the other players' hands with the draw pile (hand sizes stay)."""
+        down = [cell for cell, tile in enumerate(state.grid)
+                if tile != EMPTY and not state.face_up[cell]]
+        pool = [state.grid[cell] for cell in down] + list(state.supply)
+        rng.shuffle(pool)
+        grid = list(state.grid)
+        for cell in down:
+            grid[cell] = pool.pop()
+        hidden = [seat for seat in range(len(state.players)) if seat != player]
+        cards = [colour for colour, count in enumerate(state.draw) for _ in range(count)]
+        for seat in hidden:
+            cards += [colour for colour, count in enumerate(state.hands[seat])
+                      for _ in range(count)]
+        rng.shuffle(cards)
+        hands = list(state.hands)
+        colours = len(state.draw)
+        for seat in hidden:
+            size = sum(hands[seat])
+            dealt, cards = cards[:size], cards[size:]
+            hands[seat] = tuple(dealt.count(colour) for colour in range(colours))
+        draw = tuple(cards.count(colour) for colour in range(colours))
+        return state._replace(grid=tuple(grid), supply=tuple(sorted(pool)), hands=tuple(hands),
+                              draw=draw)
+
+    def sites(self, n_players: int) -> tuple[Site, ...]:
+        size = self.size
+        found = [
+            Site(f"grid:{row}:{col}", PITCH * col, PITCH * row, f"square {row}:{col}")
+            for row in range(size) for col in range(size)
+        ]
+        right = PITCH * (size + 0.5)
+        found += [Site(site, right, PITCH * number, f"play pad {number + 1}")
+                  for number, site in enumerate(PAD_SITES)]
+        for number, (site, value) in enumerate(zip(self.bonus_sites,
+                                                   self.components.bonus_chips, strict=True)):
+            found.append(Site(site, right + PITCH * (1 + number % 2), PITCH * (number // 2),
+                              f"bonus chip {value}"))
+        for number, (site, value) in enumerate(zip(self.species_sites,
+                                                   self.components.species_chips, strict=True)):
+            found.append(Site(site, right + PITCH * 3, PITCH * number,
+                              f"species chip {value}"))
+        found += [Site(f"seat:{seat + 1}", PITCH * (seat * 2 + 0.5), PITCH * (size + 0.5),
+                       f"player {seat + 1}: turn or out marker") for seat in range(n_players)]
+        return tuple(found)
+
+    def board(self, state: TrapperState) -> dict[str, str]:
+        """Tiles and trappers on the grid (face up or down, the tags say the same), the last
+        payment on the play pad, the chips still in the bank, the out markers."""
+        size = self.size
+        pieces = self.tile_pieces
+        board = {f"grid:{cell // size}:{cell % size}": pieces[tile]
+                 for cell, tile in enumerate(state.grid) if tile != EMPTY}
+        if state.phase == "setup":
+            return board
+        colours = self.components.colours
+        for colour, cell in enumerate(state.trappers):
+            board[f"grid:{cell // size}:{cell % size}"] = f"trapper:{colours[colour]}"
+        for site, colour in zip(PAD_SITES, state.pad, strict=False):
+            board[site] = f"card:{colours[colour]}"
+        for site, owner in zip(self.bonus_sites, state.bonus, strict=True):
+            if owner == EMPTY:
+                board[site] = site.replace("bank:", "chip:")
+        for site, owner in zip(self.species_sites, state.species, strict=True):
+            if owner == EMPTY:
+                board[site] = site.replace("bank:", "chip:")
+        for seat, out in enumerate(state.retired):
+            if out:
+                board[f"seat:{seat + 1}"] = OUT_PIECE.format(seat + 1)
+        if state.marker != EMPTY:
+            board[f"seat:{state.marker + 1}"] = TURN_PIECE
+        return board
+
+    def pieces(self) -> tuple[str, ...]:
+        colours = self.components.colours
+        return (
+            *self.tile_pieces,
+            *(f"trapper:{colour}" for colour in colours),
+            *(f"card:{colour}" for colour in colours),
+            *(site.replace("bank:", "chip:") for site in self.bonus_sites),
+            *(site.replace("bank:", "chip:") for site in self.species_sites),
+            *(OUT_PIECE.format(seat + 1) for seat in range(self.max_players)),
+            TURN_PIECE,
+        )
+
+    # -- serialisation -------------------------------------------------------------------------
+    def state_to_json(self, state: TrapperState) -> dict[str, Any]:
+        return state_to_json(state, self.components)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> TrapperState:
+        return state_from_json(data, self.components)
+
+
+def _without(items: tuple[int, ...], item: int) -> tuple[int, ...]:
+    index = items.index(item)
+    return items[:index] + items[index + 1 :]
+
+
+def _set(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """A copy of ``items`` with one entry replaced (states are tuples, never mutated)."""
+    return (*items[:index], value, *items[index + 1 :])

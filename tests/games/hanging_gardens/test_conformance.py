@@ -1,0 +1,46 @@
+"""The core conformance check over 300 seeded games, split so that xdist spreads them; and a
+box with few score tiles, so that running out of tiles is played through too."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from games.core.conformance import check_game
+from games.core.playout import random_playout
+from games.hanging_gardens import GAME, HangingGardens
+from games.hanging_gardens.components import DATA_FILE, load_components
+
+GAMES_PER_CASE = 20
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_conformance(players: int, seed: int) -> None:
+    report = check_game(GAME, games=GAMES_PER_CASE, seed=seed, player_counts=[players])
+    assert report.games == GAMES_PER_CASE
+    assert report.hidden_checks > 0
+
+
+def few_tiles(tmp_path: Path) -> HangingGardens:
+    """The same box with one tile of each series: 12 tiles, which random games use up."""
+    text = re.sub(r"count = \d+", "count = 1", DATA_FILE.read_text())
+    path = tmp_path / "few.toml"
+    path.write_text(text)
+    return HangingGardens(load_components(path))
+
+
+def test_running_out_of_tiles_is_played_through(tmp_path: Path) -> None:
+    game = few_tiles(tmp_path)
+    check_game(game, games=10, seed=1, player_counts=[4])
+    ran_out, early = 0, 0
+    for seed in range(40):
+        final = random_playout(game, ["a", "b", "c", "d"], rng=random.Random(seed)).final
+        if final.ending:
+            ran_out += 1
+            assert sum(final.missing) > 0
+            early += final.round < 14  # ended with cards still in the deck
+    assert ran_out > 0 and early > 0

@@ -1,0 +1,66 @@
+"""``tabletop score on_top``: towers for the top colour, doubled on gold, -2 per unplaced stone."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core.errors import BadPosition
+from games.on_top import GAME
+
+EXAMPLE = {
+    "towers": [
+        {"stones": ["red", "blue"], "gold": True},
+        {"stones": ["yellow", "red", "blue"], "gold": False},
+        {"stones": ["red"], "gold": False},
+        {"stones": ["blue", "red"], "gold": True},
+    ],
+    "unplaced": {"blue": 18, "yellow": 20, "red": 17},
+}
+
+
+def test_the_example_position() -> None:
+    sheet, winners = GAME.score_position(EXAMPLE)
+    assert sheet.to_json() == {
+        "scores": {"blue": -29, "yellow": -40, "red": -29},
+        "lines": {
+            "blue": [
+                "tower (gold): blue on top of red: 2 stones x 2 = 4",
+                "tower: blue on top of yellow, red: 3 stones = 3",
+                "18 unplaced stones x -2 = -36",
+            ],
+            "yellow": ["20 unplaced stones x -2 = -40"],
+            "red": [
+                "tower: red alone: 1 stone = 1",
+                "tower (gold): red on top of blue: 2 stones x 2 = 4",
+                "17 unplaced stones x -2 = -34",
+            ],
+        },
+    }
+    assert winners == [0, 2]  # all tied players win
+
+
+def test_players_are_the_colours_named_in_seat_order() -> None:
+    sheet, winners = GAME.score_position(
+        {"towers": [{"stones": ["white", "yellow"]}], "unplaced": {"white": 0, "yellow": 0}}
+    )
+    assert sheet.players == ("yellow", "white") and sheet.totals == (2, 0)
+    assert winners == [0]
+
+
+@pytest.mark.parametrize(
+    ("position", "message"),
+    [
+        ([], "JSON object"),
+        ({"towers": [], "bonus": 1}, "unknown field"),
+        ({"towers": [{"stones": ["green"]}], "unplaced": {"red": 1}}, "unknown colour 'green'"),
+        ({"towers": [{"stones": ["red", "red"]}], "unplaced": {"blue": 1}}, "at most one stone"),
+        ({"towers": [{"stones": []}]}, "bottom to top"),
+        ({"towers": [{"stones": ["red"], "gold": "yes"}], "unplaced": {"blue": 0}}, "gold"),
+        ({"unplaced": {"red": -1, "blue": 0}}, "whole number"),
+        ({"unplaced": {"red": 21}}, "at least two colours"),
+        ({"towers": [{"stones": ["red"]}], "unplaced": {"red": 21, "blue": 0}}, "only 21"),
+    ],
+)
+def test_mistakes_in_a_position_are_named(position: object, message: str) -> None:
+    with pytest.raises(BadPosition, match=message):
+        GAME.score_position(position)  # type: ignore[arg-type]

@@ -1,0 +1,20 @@
+"""The core conformance check over 300 seeded games, split so that xdist spreads them."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core.conformance import check_game
+from games.trapper import GAME
+
+GAMES_PER_CASE = 10
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("placement", ["auto", "choose"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_conformance(players: int, placement: str, seed: int) -> None:
+    report = check_game(GAME, games=GAMES_PER_CASE, seed=seed, player_counts=[players],
+                        options=[{"placement": placement}])
+    assert report.games == GAMES_PER_CASE
+    assert report.hidden_checks > 0
