@@ -41,6 +41,8 @@ from hardware.protocol import (
 log = logging.getLogger(__name__)
 
 DEFAULT_BAUDRATE = 115_200
+RESYNC_SECONDS = 0.1
+"""Least time between two snapshot requests made because a frame was dropped."""
 
 
 class HubNotConnected(ConnectionError):
@@ -145,6 +147,7 @@ class HubLink:
         self._write_lock = asyncio.Lock()
         self._ever_connected = False
         self._connected_event = asyncio.Event()
+        self._last_resync = float("-inf")
 
     # -- public ---------------------------------------------------------------------------
 
@@ -235,6 +238,7 @@ class HubLink:
                 hello_due = time.monotonic() + self.hello_timeout
 
     async def _feed(self, data: bytes) -> None:
+        dropped_before = self._decoder.dropped
         packets = self._decoder.feed(data)
         errors = self._decoder.errors
         damaged = sum(errors[kind] for kind in _DAMAGE)
@@ -243,6 +247,17 @@ class HubLink:
             self._update(last_error=f"dropped a frame: {self._decoder.last_error.reason}")
         for packet in packets:
             await self._handle(packet)
+        if self._decoder.dropped > dropped_before and self._connected_event.is_set():
+            await self._resync()
+
+    async def _resync(self) -> None:
+        """A frame was thrown away: whatever it said, a snapshot says it again. Asked for at
+        once rather than when the next frame shows the gap (a heartbeat, up to a second
+        later), and at most every RESYNC_SECONDS, since the snapshot may be damaged too."""
+        now = time.monotonic()
+        if now - self._last_resync >= RESYNC_SECONDS:
+            self._last_resync = now
+            await self.request_snapshot()
 
     async def _handle(self, packet: Packet) -> None:
         message: Message = packet.message

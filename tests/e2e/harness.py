@@ -48,7 +48,7 @@ def known(board: dict[str, str]) -> dict[str, str]:
     return {site: piece for site, piece in board.items() if not piece.startswith("uid:")}
 
 
-async def settled(table: VirtualTable, service: TableService, timeout: float = 10.0) -> None:
+async def settled(table: VirtualTable, service: TableService, timeout: float = 30.0) -> None:
     """Wait until the service has judged exactly what lies on the virtual table."""
     deadline = asyncio.get_running_loop().time() + timeout
     while True:

@@ -102,6 +102,23 @@ def test_sequence_gap_asks_for_a_snapshot(fake_hub) -> None:
     run_with_link(fake_hub.url, body)
 
 
+def test_a_damaged_last_frame_is_made_good_by_a_snapshot_at_once(fake_hub) -> None:
+    """Nothing follows the damaged frame to show the gap, yet its news is not lost."""
+
+    async def body(link: HubLink) -> None:
+        await next_of(link, Snapshot)
+        asked = sum(isinstance(c, RequestSnapshot) for c in fake_hub.commands)
+        fake_hub.uids[2] = UID  # the tag lies there; the frame saying so is damaged
+        frame = bytearray(codec.encode(TagArrived(2, UID), fake_hub.seq))
+        frame[5] ^= 0x01
+        fake_hub.send_raw(bytes(frame))
+        snapshot = await next_of(link, Snapshot, timeout=0.5)  # well before a heartbeat
+        assert snapshot.readers[2].uid == UID
+        assert sum(isinstance(c, RequestSnapshot) for c in fake_hub.commands) == asked + 1
+
+    run_with_link(fake_hub.url, body)
+
+
 def test_corrupt_input_is_counted_and_dropped(fake_hub) -> None:
     async def body(link: HubLink) -> None:
         await next_of(link, Snapshot)
