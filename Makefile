@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 GAME   ?= tiki_topple
+AI     ?=
 
 .PHONY: sim test lint install chromium clean
 
@@ -14,15 +15,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Reinstall whenever pyproject.toml changes.
+# Reinstall whenever pyproject.toml changes. The AI extra (OpenSpiel) comes along: the
+# simulator's AI seats and hints use it, and its tests run in the suite.
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,ai]'
 	touch $@
 
 install: $(VENV)/.installed
 
 sim: install
-	$(BIN)/tabletop sim --game $(GAME)
+	$(BIN)/tabletop sim --game $(GAME) $(if $(AI),--ai $(AI))
 
 chromium:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && \

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +33,12 @@ CREATE TABLE IF NOT EXISTS actions (
     undone_at REAL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS ai_seats (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    simulations INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
 """
 
 
@@ -51,6 +57,8 @@ class StoredGame:
     ended: float | None
     actions: tuple[str, ...]
     """The actions in force (taken-back ones left out), in order."""
+    ai: dict[int, int]
+    """Seats the AI plays, with its strength (simulations per move)."""
 
     def record(self) -> dict[str, Any]:
         """The replay record (``tabletop replay``)."""
@@ -83,8 +91,12 @@ class Journal:
             raise
         self._db.execute("COMMIT")
 
-    def start(self, game: str, players: Sequence[str], options: dict[str, str]) -> int:
-        """A new active game; any game still active is aborted (one game at a table)."""
+    def start(self, game: str, players: Sequence[str], options: dict[str, str],
+              ai: Mapping[int, int] | None = None) -> int:
+        """A new active game; any game still active is aborted (one game at a table).
+
+        ``ai``: the seats the AI plays, with its strength, so a restart keeps them.
+        """
         now = time.time()
         with self._transaction() as db:
             db.execute("UPDATE games SET status='aborted', ended=? WHERE status='active'", (now,))
@@ -93,7 +105,10 @@ class Journal:
                 "VALUES (?, ?, ?, 'active', ?)",
                 (game, json.dumps(list(players)), json.dumps(options), now),
             )
-        return int(cursor.lastrowid or 0)
+            game_id = int(cursor.lastrowid or 0)
+            db.executemany("INSERT INTO ai_seats (game_id, seat, simulations) VALUES (?, ?, ?)",
+                           [(game_id, seat, sims) for seat, sims in sorted((ai or {}).items())])
+        return game_id
 
     def append(self, game_id: int, action: str) -> int:
         """Commit one accepted action; returns its sequence number."""
@@ -134,8 +149,10 @@ class Journal:
         actions = tuple(action for (action,) in self._db.execute(
             "SELECT action FROM actions WHERE game_id=? AND undone_at IS NULL ORDER BY seq",
             (game_id,)))
+        ai = dict(self._db.execute(
+            "SELECT seat, simulations FROM ai_seats WHERE game_id=? ORDER BY seat", (game_id,)))
         return StoredGame(row[0], row[1], tuple(json.loads(row[2])), json.loads(row[3]), row[4],
-                          row[5], row[6], actions)
+                          row[5], row[6], actions, ai)
 
     def games(self) -> list[StoredGame]:
         ids = [row[0] for row in self._db.execute("SELECT id FROM games ORDER BY id")]

@@ -10,6 +10,7 @@ own, so players who cannot tell the colours apart can still tell the roles apart
 | choice | several readings: press to pick one  | double flash             |
 | wrong  | this site is not as it should be     | fast blink (4 Hz)        |
 | score  | the scoring element shown right now  | steady, bright           |
+| advice | the AI's move, or a hint             | long on, short off       |
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from .referee import (
 )
 
 Colour = tuple[int, int, int]
-ROLES = ("legal", "active", "choice", "wrong", "score")
+ROLES = ("legal", "active", "choice", "wrong", "score", "advice")
 
 PATTERNS: dict[str, tuple[float, tuple[tuple[float, float], ...]]] = {
     "legal": (1.0, ((0.0, 0.5),)),
@@ -39,19 +40,22 @@ PATTERNS: dict[str, tuple[float, tuple[tuple[float, float], ...]]] = {
     "choice": (1.0, ((0.0, 0.12), (0.24, 0.36))),
     "wrong": (0.25, ((0.0, 0.125),)),
     "score": (1.0, ((0.0, 1.0),)),
+    "advice": (1.2, ((0.0, 0.9),)),
 }
 """Per role: the period in seconds and the parts of it (start, end) during which it is lit."""
 COLOUR_OF_ROLE = {"legal": "legal", "active": "active", "choice": "legal", "wrong": "wrong",
-                  "score": "score"}
+                  "score": "score", "advice": "advice"}
 """Which profile colour each role uses (choice shares legal's colour, not its pattern)."""
 
 
 def plan(decision: Decision, successors: Successors,
-         legal_sites: Collection[str] | None = None) -> dict[str, str]:
+         legal_sites: Collection[str] | None = None,
+         advice_sites: Collection[str] = ()) -> dict[str, str]:
     """Which role each site plays for this decision.
 
     ``legal_sites``: where the current step may go, as the table may show it (see
-    ``Table.legal_sites``); by default every site a legal action changes.
+    ``Table.legal_sites``); by default every site a legal action changes. ``advice_sites``:
+    the sites of the AI's move or a hint, lit over the legal ones while the table is unchanged.
     """
     roles: dict[str, str] = {}
     if isinstance(decision, NoChange):
@@ -59,6 +63,7 @@ def plan(decision: Decision, successors: Successors,
             legal_sites = {site for successor in successors.changing
                            for site in changed_sites(successors.board, successor.board)}
         roles.update(dict.fromkeys(sorted(legal_sites), "legal"))
+        roles.update(dict.fromkeys(sorted(advice_sites), "advice"))
     elif isinstance(decision, InProgress):
         roles.update(dict.fromkeys(decision.targets, "legal"))
         roles.update(dict.fromkeys(decision.active, "active"))

@@ -9,7 +9,8 @@ and anything else is a discrepancy that names each wrong site.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import copy
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,6 +128,16 @@ class Successors:
                 self.changing.append(successor)
                 key = frozenset(successor.board.items())
                 self._by_board.setdefault(key, []).append(successor)
+
+    def only(self, actions: Collection[str]) -> Successors:
+        """The same position with only these actions allowed (an AI seat's chosen move)."""
+        kept = copy.copy(self)
+        kept.changing = [s for s in self.changing if s.action in actions]
+        kept.silent = [s for s in self.silent if s.action in actions]
+        kept._by_board = {}
+        for successor in kept.changing:
+            kept._by_board.setdefault(frozenset(successor.board.items()), []).append(successor)
+        return kept
 
     @property
     def hidden_chance(self) -> bool:

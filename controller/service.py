@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from games.core.errors import BadSetup
 from hardware.buttons import ButtonEvent, ButtonPanel
 from hardware.link import HubLink, LinkDown, LinkUp
 from hardware.profile import BoardProfile
@@ -30,7 +31,7 @@ from hardware.protocol import (
 from hardware.registry import uid_hex
 
 from . import lighting
-from .table import NothingToConfirm, Table
+from .table import AdviceRequest, NothingToConfirm, Table
 from .tracker import Tracker
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,7 @@ class TableService:
         lights: Any = None,
         clock: Callable[[], float] = time.monotonic,
         pin_factory: Any = None,
+        advisor: Callable[[AdviceRequest], Any] | None = None,
     ) -> None:
         self.table = table
         self.profile = profile
@@ -70,6 +72,12 @@ class TableService:
         self._subscribers: set[asyncio.Queue[dict[str, Any]]] = set()
         self.pushed_at: float | None = None
         """clock() of the last LED frame actually pushed (for the latency benchmark)."""
+        self.advisor = advisor or ai_advisor(table)
+        """Answers an AdviceRequest with a ``games.ai.Advice``; runs in a worker thread."""
+        self.thinking: AdviceRequest | None = None
+        self._think_task: asyncio.Task[None] | None = None
+        self._gave_up_on: Any = None
+        """The position the AI failed on (it is not asked again until the table moves on)."""
 
     # -- running -----------------------------------------------------------------------------
     async def run(self) -> None:
@@ -83,6 +91,7 @@ class TableService:
             asyncio.create_task(self._consume_buttons(), name="buttons"),
         ]
         self.relight()
+        self._think()  # a resumed game may have an AI seat on turn
         try:
             await asyncio.gather(*tasks)
         finally:
@@ -157,11 +166,52 @@ class TableService:
             self.start_sweep()
         self.relight()
         self.publish()
+        self._think()
+
+    def _think(self) -> None:
+        """Start the AI on what the table needs (an AI seat's move, a hint), off the loop."""
+        request = self.table.advice_request()
+        if request is None or self.advisor is None or request.state is self._gave_up_on:
+            return
+        if self.thinking is not None and self.thinking.state is request.state and (
+                self.thinking.kind == request.kind):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # judged outside the service loop (tests, tools): no AI then
+            return
+        self.thinking = request
+        self._think_task = loop.create_task(self._advise(request), name="ai")
+
+    async def _advise(self, request: AdviceRequest) -> None:
+        assert self.advisor is not None
+        try:
+            advice = await asyncio.to_thread(self.advisor, request)
+            self.table.receive_advice(request, advice.action, advice.values, advice.seconds,
+                                      advice.simulations)
+        except Exception as error:  # the AI failing must not stop the table
+            log.exception("the AI failed")
+            self.table.log("ai", f"the AI could not think: {error}")
+            self._gave_up_on = request.state  # not again for this position
+        finally:
+            if self.thinking is request:
+                self.thinking = None
+        self.relight()
+        self.publish()
+        self._think()
 
     async def _consume_buttons(self) -> None:
         while True:
             event = await self.buttons.get()
             self.press(event.role, event.kind)
+
+    def new_game(self, players: list[str], options: dict[str, str] | None = None,
+                 ai: dict[str, int] | None = None) -> None:
+        """Start a game (the page, ``tabletop run``); AI seats need the AI installed."""
+        if ai and self.advisor is None:
+            raise BadSetup("AI players need OpenSpiel: pip install '.[ai]'")
+        self.table.new_game(players, options, ai)
+        self.judge()
 
     def press(self, role: str, kind: str = "press") -> str:
         """A button (or the page): confirm, undo (hold: undo without a restored table), ..."""
@@ -170,6 +220,10 @@ class TableService:
                 result = self.table.confirm()
             elif role == "undo":
                 result = self.table.undo(1)
+            elif role == "hint":
+                if self.advisor is None:
+                    raise NothingToConfirm("hints need the AI: pip install '.[ai]'")
+                result = self.table.request_hint()
             else:
                 return f"the {role} button does nothing in this game yet"
         except NothingToConfirm as error:
@@ -181,7 +235,7 @@ class TableService:
     def relight(self) -> None:
         if self.table.started:
             self.roles = lighting.plan(self.table.decision, self.table.successors,
-                                       self.table.legal_sites())
+                                       self.table.legal_sites(), self.table.advice_sites())
         else:
             self.roles = {}
         self._show(self.clock())
@@ -219,6 +273,12 @@ class TableService:
         status["leds"] = {site: "#{:02x}{:02x}{:02x}".format(*colour)
                           for site, colour in self.led_colours.items()}
         status["roles"] = self.roles
+        thinking = self.thinking
+        status["thinking"] = None
+        if thinking is not None and self.table.started and thinking.state is self.table.state:
+            status["thinking"] = {"kind": thinking.kind,
+                                  "player": self.table.players[thinking.seat]}
+        status["ai_available"] = self.advisor is not None
         sweep = self._sweep_roles(self.clock())
         if sweep is not None:
             step = self.sweep[int((self.clock() - self.sweep_started) / 1.5)]
@@ -238,6 +298,10 @@ class TableService:
         }
         return status
 
+    def close(self) -> None:
+        if self._think_task is not None:
+            self._think_task.cancel()
+
     def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=8)
         self._subscribers.add(queue)
@@ -255,3 +319,28 @@ class TableService:
                 with contextlib.suppress(asyncio.QueueEmpty):
                     queue.get_nowait()
             queue.put_nowait(status)
+
+
+def ai_advisor(table: Table) -> Callable[[AdviceRequest], Any] | None:
+    """The AI behind AI seats and hints, or None when OpenSpiel is not installed.
+
+    One ``games.ai.Advisor`` per game setup and strength, made on first use. It runs in a
+    worker thread and reads nothing but the request (the table may move on meanwhile).
+    """
+    try:
+        from games.ai import Advisor
+    except ImportError:
+        return None
+    game = table.game
+    advisors: dict[tuple[Any, ...], Advisor] = {}
+
+    def advise(request: AdviceRequest) -> Any:
+        players = len(game.players(request.state))
+        key = (players, tuple(sorted(request.options.items())), request.simulations)
+        advisor = advisors.get(key)
+        if advisor is None:
+            advisor = advisors[key] = Advisor(game, players, request.options,
+                                              request.simulations)
+        return advisor.advise(request.state, seed=request.seed)
+
+    return advise

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core.errors import IllegalAction
+from games.core.errors import BadSetup, IllegalAction
 from games.core.game import CHANCE, Game
 
 from .journal import Journal, StoredGame
@@ -33,13 +33,42 @@ from .referee import (
 )
 
 MAX_TAKE_BACK = 12
+"""How many positions back a restored table is recognised as a take-back request."""
 PUBLIC_LED_SAMPLES = 8
 """Redrawn hands whose legal sites are lit too, when the real hand is secret."""
-"""How many positions back a restored table is recognised as a take-back request."""
+HINT_SIMULATIONS = 200
+"""The hint's strength (simulations per move); the AI's default strength too."""
+MAX_SIMULATIONS = 20_000
 
 
 class NothingToConfirm(IllegalAction):
     """A confirm, choice or undo with nothing waiting for it."""
+
+
+@dataclass(frozen=True, slots=True)
+class AdviceRequest:
+    """A move the AI should think about: for an AI seat (``ai``) or a hint (``hint``)."""
+
+    kind: str
+    seat: int
+    state: Any
+    options: Mapping[str, str]
+    simulations: int
+    seed: int
+    """Fixed by game and position, so a restart brings back the same advice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The AI's move for the position ``state`` (the table's state when it was asked)."""
+
+    kind: str
+    seat: int
+    state: Any
+    action: str
+    values: dict[str, float]
+    seconds: float
+    simulations: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,18 +94,30 @@ class Table:
         self.last_board: dict[str, str] = {}
         self.seat_tokens: dict[int, str] = {}
         """Who holds which seat's private view (see claim_seat); cleared with every new game."""
+        self.ai: dict[int, int] = {}
+        """Seats the AI plays, with its strength (simulations per move)."""
+        self.hint_simulations = HINT_SIMULATIONS
+        self.advice: Advice | None = None
+        self._hint_for: Any = None
+        """The state a hint was asked for (a hint is for one position only)."""
+        self._restricted: tuple[Any, str | None, Successors] | None = None
         self._held_board: dict[str, str] | None = None
         """After an undo: the board as it was, not to be read again until the table changes."""
         self._successors: Successors | None = None
-        self._legal_sites: tuple[int, set[str]] | None = None
+        self._legal_sites: tuple[Any, set[str]] | None = None
 
     # -- starting and resuming ---------------------------------------------------------------
-    def new_game(self, players: Sequence[str], options: Mapping[str, str] | None = None) -> None:
+    def new_game(self, players: Sequence[str], options: Mapping[str, str] | None = None,
+                 ai: Mapping[str, int] | None = None) -> None:
+        """Start a game; ``ai`` names the players the AI plays, with its strength."""
         state = self.game.initial(players, options)  # refuses bad input before touching disk
         options = self.game.check_options(options)
-        self.game_id = self.journal.start(self.game.id, list(players), options)
+        seats = _ai_seats(players, ai or {})
+        self.game_id = self.journal.start(self.game.id, list(players), options, seats)
         self._begin(tuple(players), options, state, ())
-        self.log("game", f"new game of {self.game.name}: {', '.join(players)}")
+        self.ai = seats
+        names = [f"{name} (AI)" if seat in seats else name for seat, name in enumerate(players)]
+        self.log("game", f"new game of {self.game.name}: {', '.join(names)}")
         self._draw_hidden_chance()
 
     def resume(self, stored: StoredGame) -> None:
@@ -84,6 +125,7 @@ class Table:
         state = self.game.initial(stored.players, stored.options)
         self.game_id = stored.id
         self._begin(stored.players, stored.options, state, ())
+        self.ai = dict(stored.ai)
         for action in stored.actions:
             self._advance(action, self.game.apply(self.state, action))
         self.log("game", f"resumed after {len(stored.actions)} actions")
@@ -93,6 +135,8 @@ class Table:
                actions: tuple[str, ...]) -> None:
         self.players, self.options = players, options
         self.seat_tokens = {}
+        self.ai = {}
+        self.advice = None
         self.states, self.actions = [state], list(actions)
         self.decision = NoChange()
         self._successors = None
@@ -107,9 +151,18 @@ class Table:
 
     @property
     def successors(self) -> Successors:
+        """What the referee may accept now: on an AI seat's turn, only the AI's move."""
         if self._successors is None:
             self._successors = Successors(self.game, self.state)
-        return self._successors
+        if self._successors.actor not in self.ai:
+            return self._successors
+        advice = self.current_advice()
+        chosen = advice.action if advice is not None and advice.kind == "ai" else None
+        cached = self._restricted
+        if cached is None or cached[0] is not self.state or cached[1] != chosen:
+            only = [chosen] if chosen is not None else []
+            cached = self._restricted = (self.state, chosen, self._successors.only(only))
+        return cached[2]
 
     @property
     def expected_board(self) -> dict[str, str]:
@@ -242,13 +295,13 @@ class Table:
         When the legal steps depend on a secret hand, the union over positions the table cannot
         tell apart is lit instead, so the LEDs do not hint at the hand.
         """
-        key = len(self.actions)
+        key = (len(self.actions), self.state, self.current_advice())
         if self._legal_sites is not None and self._legal_sites[0] == key:
             return self._legal_sites[1]
         current = self.expected_board
         sites = {site for s in self.successors.changing for site in changed_sites(current, s.board)}
-        if self._public_legal_actions() is None:
-            probe = random.Random(key)
+        if self.successors.actor not in self.ai and self._public_legal_actions() is None:
+            probe = random.Random(len(self.actions))
             for _ in range(PUBLIC_LED_SAMPLES):
                 other = self.game.resample(self.state, None, probe)
                 base = self.game.board(other)
@@ -297,6 +350,88 @@ class Table:
                 if seen == steps:
                     return back
         return steps
+
+    # -- the AI: its seats' moves and hints ------------------------------------------------
+    def request_hint(self) -> str:
+        """The hint button: ask the AI for the move of the player on turn."""
+        if not self.started or self.game.is_terminal(self.state):
+            raise NothingToConfirm("no game is running: there is nothing to hint")
+        seat = self.game.actor(self.state)
+        if seat < 0:
+            raise NothingToConfirm("no player is on turn: the table deals or draws now")
+        if seat in self.ai:
+            raise NothingToConfirm(f"{self.players[seat]} is played by the AI")
+        self._hint_for = self.state
+        advice = self.current_advice()
+        if advice is not None:
+            return f"hint for {self.players[seat]}: {advice.action}"
+        return f"thinking about a hint for {self.players[seat]}"
+
+    def advice_request(self) -> AdviceRequest | None:
+        """What the AI should think about now, if anything (the service runs it off-loop)."""
+        if not self.started or self.game.is_terminal(self.state):
+            return None
+        seat = self.game.actor(self.state)
+        if seat < 0 or self.current_advice() is not None:
+            return None
+        seed = (self.game_id or 0) * 1_000_003 + len(self.actions)
+        if seat in self.ai:
+            return AdviceRequest("ai", seat, self.state, self.options, self.ai[seat], seed)
+        if self._hint_for is self.state:
+            return AdviceRequest("hint", seat, self.state, self.options, self.hint_simulations,
+                                 seed)
+        return None
+
+    def receive_advice(self, request: AdviceRequest, action: str, values: Mapping[str, float],
+                       seconds: float, simulations: int) -> bool:
+        """Keep the AI's answer if the table is still where it was asked; False if it moved on."""
+        if not self.started or request.state is not self.state:
+            return False
+        if action not in self.game.legal_actions(self.state):
+            raise ValueError(f"the AI chose {action!r}, which is not legal here")
+        self.advice = Advice(request.kind, request.seat, request.state, action, dict(values),
+                             seconds, simulations)
+        who = self.players[request.seat]
+        if request.kind == "ai":
+            self.log("ai", f"{who} (AI) plays {action}: please make this move for them")
+        else:
+            self.log("hint", f"hint for {who}: {action}")
+        return True
+
+    def current_advice(self) -> Advice | None:
+        advice = self.advice
+        if advice is None or not self.started or advice.state is not self.state:
+            return None
+        return advice
+
+    def advice_sites(self) -> set[str]:
+        """The sites the advised move changes (lit in the advice colour)."""
+        advice = self.current_advice()
+        if advice is None:
+            return set()
+        if self._successors is None:
+            self._successors = Successors(self.game, self.state)
+        for successor in self._successors.changing:
+            if successor.action == advice.action:
+                return changed_sites(self._successors.board, successor.board)
+        return set()
+
+    def _advice_status(self) -> dict[str, Any] | None:
+        advice = self.current_advice()
+        if advice is None:
+            return None
+        silent = not self.advice_sites()
+        return {
+            "kind": advice.kind,
+            "player": self.players[advice.seat],
+            "action": advice.action,
+            "sites": sorted(self.advice_sites()),
+            "how": "press confirm" if silent else "make this move on the table",
+            # How the other moves fared would show an AI seat's hand; a hint is the asker's.
+            "values": dict(list(advice.values.items())[:5]) if advice.kind == "hint" else {},
+            "seconds": round(advice.seconds, 3),
+            "simulations": advice.simulations,
+        }
 
     # -- private views: each player's phone -------------------------------------------------
     def claim_seat(self, seat: int) -> str:
@@ -367,6 +502,8 @@ class Table:
             "discrepancy": None,
             "prompt": None,
             "progress": None,
+            "ai_seats": [self.players[seat] for seat in sorted(self.ai)],
+            "advice": self._advice_status(),
             "events": [{"kind": e.kind, "text": e.text} for e in self.events[-12:]],
         }
         if isinstance(decision, Discrepancy):
@@ -389,6 +526,20 @@ class Table:
                 "message": f"go on: {', '.join(pretty(t) for t in decision.targets[:6])}",
             }
         return status
+
+
+def _ai_seats(players: Sequence[str], ai: Mapping[str, int]) -> dict[int, int]:
+    """Player names the AI plays to seats; refuses unknown names and bad strengths."""
+    seats = {}
+    for name, simulations in ai.items():
+        if name not in players:
+            raise BadSetup(f"the AI cannot play {name!r}: not among the players "
+                           f"({', '.join(players)})")
+        if not isinstance(simulations, int) or not 1 <= simulations <= MAX_SIMULATIONS:
+            raise BadSetup(f"the AI's strength is 1 to {MAX_SIMULATIONS} simulations per move, "
+                           f"not {simulations!r}")
+        seats[list(players).index(name)] = simulations
+    return seats
 
 
 def _guidance(expected: Mapping[str, str], seen: Mapping[str, str]) -> Discrepancy:

@@ -1,7 +1,9 @@
 """The web side of the service: the status page, a JSON API, and live updates by SSE.
 
 Reading is open to everyone at the table; anything that changes the game needs the profile's
-token as ``Authorization: Bearer <token>`` (401 without one, 403 with a wrong one).
+token as ``Authorization: Bearer <token>`` (401 without one, 403 with a wrong one). Endpoints
+that change the table are ``async``: they run on the service's loop, never beside it in a
+worker thread (the service is not thread-safe, and the AI is started from that loop).
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ class NewGame(BaseModel):
     players: list[Annotated[str, Field(min_length=1, max_length=24)]] = Field(
         min_length=1, max_length=8)
     options: dict[str, str] = Field(default_factory=dict)
+    ai: dict[str, Annotated[int, Field(ge=1, le=20_000)]] = Field(
+        default_factory=dict,
+        description="players the AI plays, with its strength (simulations per move, 200 is "
+                    "the default)")
 
 
 class Steps(BaseModel):
@@ -68,7 +74,7 @@ def create_app(service: TableService, token: str) -> FastAPI:
         return (STATIC / "status.html").read_text(encoding="utf-8")
 
     @app.get("/api/status")
-    def status() -> dict[str, Any]:
+    async def status() -> dict[str, Any]:
         """Everything the page shows: game, decision, scores, events, hardware health."""
         return service.status()
 
@@ -109,25 +115,38 @@ def create_app(service: TableService, token: str) -> FastAPI:
         return EventSourceResponse(stream())
 
     @app.post("/api/game", dependencies=guard)
-    def new_game(body: NewGame) -> Done:
+    async def new_game(body: NewGame) -> Done:
         """Start a new game (any game in progress is aborted and stays in the journal)."""
         try:
-            service.table.new_game(body.players, body.options)
+            service.new_game(body.players, body.options, body.ai)
         except GameError as error:
             raise HTTPException(422, str(error)) from None
-        service.judge()
         return Done(ok=True, message=f"new game: {', '.join(body.players)}")
 
     @app.post("/api/confirm", dependencies=guard)
-    def confirm() -> Done:
+    async def confirm() -> Done:
         return _act(service.table.confirm)
 
     @app.post("/api/undo", dependencies=guard)
-    def undo(body: Steps) -> Done:
+    async def undo(body: Steps) -> Done:
         return _act(lambda: service.table.undo(body.steps))
 
+    @app.post("/api/hint", dependencies=guard)
+    async def hint() -> Done:
+        """Ask the AI for the move of the player on turn; it is lit and shown when found."""
+        if not service.table.started:
+            raise HTTPException(409, "no game is running")
+        if service.advisor is None:
+            raise HTTPException(409, "hints need the AI: pip install '.[ai]'")
+        try:
+            message = service.table.request_hint()
+        except NothingToConfirm as error:
+            raise HTTPException(409, str(error)) from None
+        service.judge()
+        return Done(ok=True, message=message)
+
     @app.post("/api/choose", dependencies=guard)
-    def choose(body: Choice) -> Done:
+    async def choose(body: Choice) -> Done:
         return _act(lambda: service.table.choose(body.index))
 
     @app.get("/player", response_class=HTMLResponse, include_in_schema=False)
@@ -135,7 +154,7 @@ def create_app(service: TableService, token: str) -> FastAPI:
         return (STATIC / "player.html").read_text(encoding="utf-8")
 
     @app.post("/api/seats/{seat}/claim")
-    def claim_seat(seat: int) -> SeatToken:
+    async def claim_seat(seat: int) -> SeatToken:
         """The first phone to ask gets this seat's private view (hand, secret cards)."""
         try:
             return SeatToken(seat=seat, token=service.table.claim_seat(seat))
@@ -143,7 +162,7 @@ def create_app(service: TableService, token: str) -> FastAPI:
             raise HTTPException(409, str(error)) from None
 
     @app.get("/api/seats/{seat}/view")
-    def private_view(seat: int, x_seat_token: Annotated[str | None, Header()] = None
+    async def private_view(seat: int, x_seat_token: Annotated[str | None, Header()] = None
                      ) -> dict[str, Any]:
         """What only this seat's player may see; needs the token the claim returned."""
         if not x_seat_token:
@@ -156,12 +175,12 @@ def create_app(service: TableService, token: str) -> FastAPI:
             raise HTTPException(403, str(error)) from None
 
     @app.post("/api/seats/release", dependencies=guard)
-    def release_seats() -> Done:
+    async def release_seats() -> Done:
         service.table.release_seats()
         return Done(ok=True, message="all seats released")
 
     @app.post("/api/abort", dependencies=guard)
-    def abort() -> Done:
+    async def abort() -> Done:
         return _act(lambda: (service.table.abort(), "game aborted")[1])
 
     def _act(step) -> Done:

@@ -22,6 +22,8 @@ LED_DRIVERS = ("neopixel", "neopixel_spi", "recording")
 PIXEL_ORDERS = ("RGB", "GRB", "RGBW", "GRBW", "BGR", "BRG")
 PIN_FACTORIES = ("lgpio", "rpigpio", "native", "mock")
 REQUIRED_COLOURS = ("legal", "active", "wrong", "score", "idle")
+OPTIONAL_COLOURS: dict[str, tuple[int, int, int]] = {"advice": (170, 0, 255)}
+"""Colours a profile may leave out, with their defaults (older profiles lack them)."""
 REQUIRED_BUTTONS = ("confirm", "undo")
 BCM_PINS = range(0, 28)
 _ROLE = re.compile(r"^[a-z][a-z0-9_:-]*$")
@@ -269,6 +271,8 @@ def parse_profile(
     missing = [name for name in REQUIRED_COLOURS if name not in colours]
     if missing:
         raise check.fail("[colours]", f"missing colours: {', '.join(missing)}")
+    for name, default in OPTIONAL_COLOURS.items():
+        colours.setdefault(name, default)
     token = check.value(data, "web_token", str, "top level")
     if len(token) < 8:
         raise check.fail("web_token", "must be at least 8 characters: it guards game changes")

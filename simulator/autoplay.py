@@ -24,6 +24,8 @@ actions explain) is settled through hooks: `hidden_chance(index)` returns what t
 drew for action number `index` (else the bot draws), a silent action is confirmed with the
 ``confirm`` button, and an ambiguous board is resolved by `choose(action, candidates)` or, by
 default, by playing the first candidate and pressing ``confirm`` (the referee's choice 0).
+A seat whose moves are decided elsewhere (an AI seat: the table shows its move for a person
+to carry out) gets them from `decide(seat)`; the bot then plays that move, by hand.
 """
 
 from __future__ import annotations
@@ -192,6 +194,7 @@ class AutoplayBot:
         settle_every: Literal["step", "action"] = "step",
         hidden_chance: Callable[[int], Awaitable[str] | str] | None = None,
         choose: Callable[[str, tuple[str, ...]], Awaitable[Any] | Any] | None = None,
+        decide: Callable[[int], Awaitable[str | None] | str | None] | None = None,
         confirm_button: str = "confirm",
         on_step: Callable[[Step], None] | None = None,
     ) -> None:
@@ -212,6 +215,8 @@ class AutoplayBot:
         self.settle_every = settle_every
         self.hidden_chance = hidden_chance
         self.choose = choose
+        self.decide = decide
+        """Given the seat on turn, the action that seat must make (the AI's), or None."""
         self.confirm_button = confirm_button
         self.on_step = on_step
         self.actions: list[str] = []
@@ -267,14 +272,20 @@ class AutoplayBot:
             action = await self._hidden(state)
             self._advance(action)
             return action
+        decided = None
         if actor == CHANCE:
             action = game.sample_chance(state, self.rng)
         else:
-            action = self.rng.choice(self._expressible(turn))
+            decided = None if self.decide is None else await _call(self.decide, actor)
+            if decided is not None and decided not in turn.successors:
+                raise AutoplayError(f"decide({actor}) gave {decided!r}, which is not legal")
+            action = decided or self.rng.choice(self._expressible(turn))
             self.moves += 1
         after = turn.successors[action]
         same = tuple(a for a, b in turn.successors.items() if b == after)
-        if len(same) > 1 and self.choose is None:
+        if decided is not None:
+            same = (action,)  # the referee accepts only the decided action: nothing to pick
+        elif len(same) > 1 and self.choose is None:
             action = same[0]  # the referee's first reading: the confirm button picks it
         turn.danger = {_key(b) for a, b in turn.successors.items() if b != after}
         turn.danger |= {_key(b) for b in self._history[-EARLIER_BOARDS:] if b != turn.board}

@@ -127,11 +127,82 @@ def bench_latency(args: argparse.Namespace) -> BenchResult:
     )
 
 
+def bench_ai(args: argparse.Namespace) -> BenchResult:
+    """The AI in one seat (rotating) against random players: win share and thinking time."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    try:
+        from games.ai import DEFAULT_SIMULATIONS, play_match
+    except ImportError as error:
+        raise UserError(f"the AI needs OpenSpiel: pip install '.[ai]' ({error})") from None
+    simulations = args.simulations or DEFAULT_SIMULATIONS
+    rows = []
+    figures: dict[str, Any] = {}
+    selected = [game for game in all_games() if not args.game or game.id in args.game]
+    if not selected:
+        raise UserError(f"no game matches {', '.join(args.game)}")
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for game in selected:
+            players = args.players or game.min_players
+            if not game.min_players <= players <= game.max_players:
+                raise UserError(f"{game.name} is for {game.min_players}-{game.max_players} "
+                                "players")
+            started = time.perf_counter()
+            futures = [
+                pool.submit(play_match, game, players, number % players, None, simulations,
+                            number)
+                for number in range(args.games)
+            ]
+            shares: list[float] = []
+            others: list[float] = []
+            thinking: list[float] = []
+            for done, future in enumerate(as_completed(futures), start=1):
+                result = future.result()
+                shares.append(result.shares[result.ai_seat])
+                others.extend(s for seat, s in enumerate(result.shares) if seat != result.ai_seat)
+                thinking.extend(result.thinking)
+                progress(f"ai: {game.id} {done}/{args.games} games, "
+                         f"AI share so far {sum(shares) / len(shares):.0%}")
+            thinking.sort()
+            row = {
+                "players": players,
+                "games": args.games,
+                "simulations": simulations,
+                "ai_win_share": round(sum(shares) / len(shares), 3),
+                "random_seat_share": round(sum(others) / len(others), 3),
+                "fair_share": round(1 / players, 3),
+                "decisions": len(thinking),
+                "think_s_p50": round(_quantile(thinking, 0.5), 3),
+                "think_s_p95": round(_quantile(thinking, 0.95), 3),
+                "think_s_max": round(thinking[-1], 3) if thinking else 0.0,
+                "wall_s": round(time.perf_counter() - started, 1),
+            }
+            figures[game.id] = row
+            rows.append((game.id, players, args.games, f"{row['ai_win_share']:.0%}",
+                         f"{row['random_seat_share']:.0%}", f"{row['fair_share']:.0%}",
+                         row["think_s_p50"], row["think_s_p95"], row["think_s_max"]))
+    progress_done()
+    return BenchResult(
+        f"AI ({simulations} simulations a move) against random players; thinking in seconds",
+        ("game", "players", "games", "AI wins", "random seat wins", "fair share",
+         "think p50", "p95", "max"),
+        tuple(rows),
+        {"bench": "ai", "ai": figures},
+    )
+
+
+def _quantile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], BenchResult]] = {
     "latency": bench_latency,
     "engines": bench_engines,
     "referee": bench_referee,
     "hub": bench_hub,
+    "ai": bench_ai,
 }
 
 
@@ -141,12 +212,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--games", type=int, default=100, help="ai: games per game (100)")
+    parser.add_argument("--players", type=int, default=0, help="ai: seats (the fewest)")
+    parser.add_argument("--simulations", type=int, default=0,
+                        help="ai: the AI's strength, simulations per move (the default)")
+    parser.add_argument("--jobs", type=int, default=2, help="ai: games played at once (2)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise UserError("--seconds must be positive")
+    if args.games < 1 or args.jobs < 1 or args.simulations < 0 or args.players < 0:
+        raise UserError("--games and --jobs must be at least 1, --simulations and --players "
+                        "not negative")
     result = BENCHES[args.name](args)
     if args.json:
         print_json(result.figures)

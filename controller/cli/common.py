@@ -61,3 +61,40 @@ def progress_done() -> None:
     if sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
         sys.stderr.flush()
+
+
+def parse_ai(values: list[str] | None, players: list[str]) -> dict[str, int]:
+    """``--ai ben`` or ``--ai ben:400`` (repeatable): AI players and their simulations a move."""
+    from controller.table import HINT_SIMULATIONS, MAX_SIMULATIONS
+
+    seats: dict[str, int] = {}
+    for value in values or []:
+        name, sep, budget = value.partition(":")
+        name = name.strip()
+        if name not in players:
+            raise UserError(f"--ai {value}: {name!r} is not among the players "
+                            f"({', '.join(players)})")
+        simulations = HINT_SIMULATIONS
+        if sep:
+            if not budget.strip().isdigit() or not 1 <= int(budget) <= MAX_SIMULATIONS:
+                raise UserError(f"--ai {value}: the strength after ':' is a number of "
+                                f"simulations from 1 to {MAX_SIMULATIONS}")
+            simulations = int(budget)
+        seats[name] = simulations
+    return seats
+
+
+def add_ai_argument(parser: Any) -> None:
+    parser.add_argument(
+        "--ai", action="append", metavar="NAME[:SIMULATIONS]",
+        help="a player the AI plays (repeatable); its strength in simulations a move, "
+             "200 by default (needs pip install '.[ai]')")
+
+
+def load_advisor_class() -> Any:
+    """``games.ai.Advisor``, or a one-line error naming the extra to install."""
+    try:
+        from games.ai import Advisor
+    except ImportError as error:
+        raise UserError(f"the AI needs OpenSpiel: pip install '.[ai]' ({error})") from None
+    return Advisor

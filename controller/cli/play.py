@@ -1,22 +1,33 @@
-"""``tabletop play``: play a game in the terminal, against random bots if you like."""
+"""``tabletop play``: play a game in the terminal, against the AI or random bots if you like."""
 
 from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Callable
+from typing import Any
 
+from controller.table import HINT_SIMULATIONS
 from games.core.errors import IllegalAction
 from games.core.game import CHANCE, Game
 from games.registry import get_game
 
-from .common import UserError, parse_options, parse_players
+from .common import (
+    UserError,
+    add_ai_argument,
+    load_advisor_class,
+    parse_ai,
+    parse_options,
+    parse_players,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("play", help="play in the terminal (random bots optional)")
+    parser = subparsers.add_parser("play", help="play in the terminal (AI or random bots too)")
     parser.add_argument("game")
     parser.add_argument("--players", required=True, help="names, comma separated: anna,ben")
     parser.add_argument("--bots", default="", help="which of the players are random bots")
+    add_ai_argument(parser)
     parser.add_argument("--seed", type=int, default=None, help="seed for chance and the bots")
     parser.add_argument("--option", action="append", metavar="NAME=VALUE")
     parser.set_defaults(run=run)
@@ -28,9 +39,25 @@ def run(args: argparse.Namespace) -> int:
     bots = set(parse_players(args.bots)) if args.bots else set()
     if not bots <= set(players):
         raise UserError(f"--bots names players not in --players: {', '.join(bots - set(players))}")
-    state = game.initial(players, parse_options(args.option))
+    ai = parse_ai(args.ai, players)
+    if bots & set(ai):
+        raise UserError(f"a player is either a random bot or the AI: {', '.join(bots & set(ai))}")
+    options = parse_options(args.option)
+    state = game.initial(players, options)
     rng = random.Random(args.seed)
-    print(f"{game.name}: {', '.join(players)}. Type a move, its number, 'moves' or 'quit'.")
+    advisors: dict[int, Any] = {}
+
+    def advisor(simulations: int) -> Any:
+        """One AI per strength, made when first needed (a hint needs it too)."""
+        if simulations not in advisors:
+            advisors[simulations] = load_advisor_class()(
+                game, len(players), options, simulations, seed=rng.randrange(2**32))
+        return advisors[simulations]
+
+    for simulations in ai.values():
+        advisor(simulations)  # no OpenSpiel: say so before the game starts
+    print(f"{game.name}: {', '.join(players)}. Type a move, its number, 'moves', 'hint' "
+          "or 'quit'.")
     while not game.is_terminal(state):
         seat = game.actor(state)
         if seat == CHANCE:
@@ -41,11 +68,17 @@ def run(args: argparse.Namespace) -> int:
         if name in bots:
             action = rng.choice(legal)
             print(f"{name} (bot): {action}")
+        elif name in ai:
+            advice = advisor(ai[name]).advise(state)
+            action = advice.action
+            thought = f" ({advice.seconds:.1f} s)" if advice.simulations else ""
+            print(f"{name} (AI): {action}{thought}")
         elif len(legal) == 1:
             action = legal[0]
             print(f"{name}: {action} (the only move)")
         else:
-            action = _ask(game, state, seat, legal)
+            action = _ask(game, state, seat, legal,
+                          lambda current: advisor(HINT_SIMULATIONS).advise(current).action)
             if action is None:
                 print("game abandoned")
                 return 0
@@ -61,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ask(game: Game, state: object, seat: int, legal: list[str]) -> str | None:
+def _ask(game: Game, state: object, seat: int, legal: list[str],
+         hint: Callable[[object], str]) -> str | None:
     print()
     print(game.render(state, seat))
     _show_moves(legal)
@@ -75,6 +109,14 @@ def _ask(game: Game, state: object, seat: int, legal: list[str]) -> str | None:
             return None
         if text in ("moves", "help", "?", ""):
             _show_moves(legal)
+            continue
+        if text == "hint":
+            try:
+                suggestion = hint(state)
+            except UserError as error:
+                print(f"  {error}")
+                continue
+            print(f"  the AI would play: {suggestion} (move {legal.index(suggestion) + 1})")
             continue
         if text.isdigit():
             number = int(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from .common import parse_players
+from .common import add_ai_argument, parse_ai, parse_players
 from .compose import build_service, data_dir, load_board, serve
 
 
@@ -17,6 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--host", default="0.0.0.0", help="address of the status page")
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--players", help="start a new game with these players (a,b,c)")
+    add_ai_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -24,7 +25,8 @@ def run(args: argparse.Namespace) -> int:
     profile = load_board(args.profile)
     service, _ = build_service(profile, data_dir(args.data), url=args.url)
     if args.players:
-        service.table.new_game(parse_players(args.players), {})
+        players = parse_players(args.players)
+        service.new_game(players, {}, parse_ai(args.ai, players))
     print(f"tabletop: {profile.name} on {args.url or profile.hub.url}; "
           f"status page on http://{args.host}:{args.port}/")
     asyncio.run(serve(service, args.host, args.port))

@@ -22,7 +22,17 @@ from simulator.scenario import ScenarioError, load_scenario
 from simulator.scenario_runner import ScenarioRunner
 from simulator.virtual_table import VirtualTable
 
-from .common import UserError, parse_options, parse_players, print_json, progress, progress_done
+from .common import (
+    UserError,
+    add_ai_argument,
+    load_advisor_class,
+    parse_ai,
+    parse_options,
+    parse_players,
+    print_json,
+    progress,
+    progress_done,
+)
 from .compose import build_service, data_dir, serve
 
 HEADLESS_SETTLE_MS = 80
@@ -41,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--mistakes", type=float, default=0.1,
                         help="with --autoplay: share of actions done wrong first, then fixed")
     parser.add_argument("--option", action="append", metavar="NAME=VALUE")
+    add_ai_argument(parser)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--data", help="keep the journal here (default: a fresh temporary folder)")
@@ -57,9 +68,12 @@ def run(args: argparse.Namespace) -> int:
     players = parse_players(args.players)
     options = parse_options(args.option)
     game.initial(players, options)  # bad players or options: a clear error before anything runs
+    ai = parse_ai(args.ai, players)
+    if ai:
+        load_advisor_class()
     with tempfile.TemporaryDirectory(prefix="tabletop-sim-") as scratch:
         data = data_dir(args.data) if args.data else Path(scratch)
-        asyncio.run(interactive(args.game, players, options, data, args.host, args.port))
+        asyncio.run(interactive(args.game, players, options, data, args.host, args.port, ai))
     return 0
 
 
@@ -82,12 +96,13 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None, **ta
 
 
 async def interactive(game_id: str, players: list[str], options: dict[str, str], data: Path,
-                      host: str, port: int) -> None:
+                      host: str, port: int, ai: dict[str, int] | None = None) -> None:
     table, service = virtual_service(game_id, data)
     try:
         if not service.table.started:
-            service.table.new_game(players, options)
-        print(f"tabletop sim: {service.table.game.name} for {', '.join(players)}")
+            service.new_game(players, options, ai)
+        names = [f"{name} (AI)" if name in (ai or {}) else name for name in players]
+        print(f"tabletop sim: {service.table.game.name} for {', '.join(names)}")
         print(f"  play with the mouse:  http://{host}:{port}/sim")
         print(f"  the referee's page:   http://{host}:{port}/")
         print(f"  token for the API:    {table.profile.web_token}")
@@ -113,14 +128,13 @@ async def settled(table: VirtualTable, service: TableService, timeout: float = 1
 
 
 @contextlib.asynccontextmanager
-async def running(game_id: str, data: Path, players, options):
+async def running(game_id: str, data: Path, players, options, ai=None):
     """A virtual table and its service, running, with a new game started."""
     table, service = virtual_service(game_id, data, settle_ms=HEADLESS_SETTLE_MS)
     task = asyncio.create_task(service.run())
     try:
         await service.link.wait_connected(10)
-        service.table.new_game(list(players), dict(options))
-        service.judge()
+        service.new_game(list(players), dict(options), ai)
         yield table, service
     finally:
         task.cancel()
@@ -153,11 +167,14 @@ def autoplay(args: argparse.Namespace) -> int:
     game.initial(players, options)
     if args.games < 1 or not 0 <= args.mistakes <= 1:
         raise UserError("--games must be at least 1 and --mistakes a share from 0 to 1")
+    ai = parse_ai(args.ai, players)
+    if ai:
+        load_advisor_class()
     results = []
     for number in range(args.games):
         with tempfile.TemporaryDirectory(prefix="tabletop-autoplay-") as scratch:
             results.append(asyncio.run(autoplay_one(game.id, players, options, Path(scratch),
-                                                    args.seed + number, args.mistakes)))
+                                                    args.seed + number, args.mistakes, ai)))
         progress(f"autoplay: {number + 1}/{args.games} games")
     progress_done()
     summary = {
@@ -170,6 +187,9 @@ def autoplay(args: argparse.Namespace) -> int:
         "mistakes_recovered": sum(r["mistakes"] for r in results if r["finished"]),
         "scores_match": all(r["scores_match"] for r in results),
         "records_match": all(r["records_match"] for r in results),
+        "ai": ai,
+        "ai_moves": sum(r["ai_moves"] for r in results),
+        "wins": {name: sum(name in r["winners"] for r in results) for name in players},
         "results": results,
     }
     print_json(summary)
@@ -177,8 +197,9 @@ def autoplay(args: argparse.Namespace) -> int:
 
 
 async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
-                       mistakes: float) -> dict:
-    async with running(game_id, data, players, options) as (table, service):
+                       mistakes: float, ai: dict[str, int] | None = None) -> dict:
+    ai_moves = 0
+    async with running(game_id, data, players, options, ai) as (table, service):
         async def drawn_by_the_service(index: int) -> str:
             """The secret draw the service made at ``index`` (it may still be handling the
             button press that led to it)."""
@@ -188,9 +209,23 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                 await asyncio.sleep(0.01)
             raise TimeoutError(f"the service drew nothing at action {index}")
 
+        async def move_of_the_ai(seat: int) -> str | None:
+            """An AI seat's move, once the service has lit it (a person then makes it)."""
+            nonlocal ai_moves
+            if seat not in service.table.ai:
+                return None
+            await settled(table, service)
+            for _ in range(6000):
+                advice = service.table.current_advice()
+                if advice is not None and advice.kind == "ai":
+                    ai_moves += 1
+                    return advice.action
+                await asyncio.sleep(0.01)
+            raise TimeoutError(f"the AI did not choose a move for {players[seat]}")
+
         bot = AutoplayBot(table, players, options, settle=lambda: settled(table, service),
                           seed=seed, mistake_rate=mistakes, settle_every="action",
-                          hidden_chance=drawn_by_the_service)
+                          hidden_chance=drawn_by_the_service, decide=move_of_the_ai)
         result = await bot.play()
         game = service.table.game
         replayed = game.initial(players, options)
@@ -199,5 +234,6 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
         engine = game.score(replayed).to_json()["scores"]
         table_scores = service.table.status()["scores"]["scores"]
         return {**result.summary(), "seed": seed, "controller_scores": table_scores,
+                "ai_moves": ai_moves,
                 "scores_match": engine == table_scores,
                 "records_match": service.table.actions == result.record["actions"]}

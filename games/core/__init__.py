@@ -10,7 +10,7 @@ from .errors import (
     IllegalAction,
     UnknownGame,
 )
-from .game import CHANCE, TERMINAL, Game, OptionSpec, Site
+from .game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Site
 from .playout import Playout, random_playout, random_step
 from .scoresheet import ScoreLine, ScoreSheet
 
@@ -25,6 +25,7 @@ __all__ = [
     "Game",
     "GameError",
     "IllegalAction",
+    "Limits",
     "OptionSpec",
     "Playout",
     "ScoreLine",

@@ -1,7 +1,8 @@
 """The conformance check every registered engine must pass (DESIGN.md section 2).
 
 It plays seeded random games and, at every step, checks the contract: legal actions sorted,
-unique and non-empty until the end; exact chance probabilities summing to 1; ``apply`` pure
+unique and non-empty until the end and all within the game's declared limits (action
+numbering, game length, score range); exact chance probabilities summing to 1; ``apply`` pure
 and refusing illegal actions with a reason; JSON round-trips; score lines adding up; and
 views that do not change when what they hide is redrawn (so they cannot leak it).
 """
@@ -66,6 +67,8 @@ class _Run:
         """Every action seen legal so far, in first-seen order (a dict keeps runs seeded)."""
         self.steps = 0
         self.hidden_checks = 0
+        self.limits = game.limits(len(players), options)
+        self.numbered = frozenset(self.limits.actions)
 
     def fail(self, message: str) -> None:
         raise ConformanceError(
@@ -76,6 +79,7 @@ class _Run:
 
     def play(self) -> None:
         game = self.game
+        self.check_limits()
         state = game.initial(self.players, self.options)
         if game.players(state) != tuple(self.players):
             self.fail("players() does not return the names given to initial()")
@@ -93,8 +97,15 @@ class _Run:
             self.history.append(action)
             self.steps += 1
             state = after
-            if self.steps > 100_000:
-                self.fail("the game does not end")
+            if self.steps > self.limits.max_steps:
+                self.fail(f"the game is longer than limits().max_steps = {self.limits.max_steps}")
+
+    def check_limits(self) -> None:
+        actions = self.limits.actions
+        if any(a >= b for a, b in itertools.pairwise(actions)):
+            self.fail("limits().actions are not sorted and unique")
+        if self.limits.min_score > self.limits.max_score:
+            self.fail("limits() has min_score above max_score")
 
     def snapshot(self, state: Any) -> str:
         return json.dumps(self.game.state_to_json(state), sort_keys=True)
@@ -137,6 +148,8 @@ class _Run:
             if game.parse_action(f"  {action.upper()} ") != action:
                 self.fail(f"parse_action does not accept {action.upper()!r}")
         for action in legal:
+            if action not in self.numbered:
+                self.fail(f"legal action {action!r} is missing from limits().actions")
             if action not in self.seen_actions:
                 self.seen_actions[action] = None
         # An action legal elsewhere but not here must be refused with a reason.
@@ -181,7 +194,10 @@ class _Run:
         sheet = self.game.score(state)
         if sheet.players != tuple(self.players):
             self.fail("score sheet players differ from the game's")
+        low, high = self.limits.min_score, self.limits.max_score
         for name, total, lines in zip(sheet.players, sheet.totals, sheet.lines, strict=True):
+            if not low <= total <= high:
+                self.fail(f"{name}'s total {total} is outside limits() {low}..{high}")
             if sum(line.points for line in lines) != total:
                 self.fail(f"{name}'s score lines do not add up to {total}")
         json.dumps(sheet.to_json())

@@ -48,6 +48,24 @@ class OptionSpec:
         return self.choices[0]
 
 
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The finite bounds of a game for one player count and option set.
+
+    Search and OpenSpiel need them up front: a fixed numbering of every action (the index in
+    ``actions``), a cap on the length of a game and the range of a player's total.
+    """
+
+    actions: tuple[str, ...]
+    """Every action and chance outcome that can ever be legal, sorted and unique."""
+    max_steps: int
+    """No game has more steps (player actions and chance outcomes together)."""
+    min_score: int
+    """No player's total, running or final, is ever lower ..."""
+    max_score: int
+    """... or higher."""
+
+
 class Game(ABC, Generic[State]):
     """Base class of every rule engine; see DESIGN.md section 2 for the contract."""
 
@@ -62,13 +80,19 @@ class Game(ABC, Generic[State]):
     def initial(self, players: Sequence[str], options: Mapping[str, str] | None = None) -> State:
         """The state before setup (the first steps are usually chance: shuffles and deals)."""
 
-    def check_players(self, players: Sequence[str]) -> tuple[str, ...]:
-        names = tuple(players)
-        if not self.min_players <= len(names) <= self.max_players:
+    def check_player_count(self, n_players: int) -> int:
+        if isinstance(n_players, bool) or not isinstance(n_players, int) or not (
+            self.min_players <= n_players <= self.max_players
+        ):
             raise BadSetup(
                 f"{self.name} is for {self.min_players} to {self.max_players} players, "
-                f"not {len(names)}"
+                f"not {n_players!r}"
             )
+        return n_players
+
+    def check_players(self, players: Sequence[str]) -> tuple[str, ...]:
+        names = tuple(players)
+        self.check_player_count(len(names))
         for name in names:
             if not isinstance(name, str) or not name.strip() or name != name.strip():
                 raise BadSetup(f"player names must be non-empty words, got {name!r}")
@@ -177,6 +201,29 @@ class Game(ABC, Generic[State]):
         import json
 
         return json.dumps(self.view(state, player), indent=2)
+
+    # -- bounds --------------------------------------------------------------------------------
+    def limits(self, n_players: int, options: Mapping[str, str] | None = None) -> Limits:
+        """The action numbering and bounds for this many players and these options.
+
+        Checked like ``initial``; made once per engine, player count and options (search and
+        the OpenSpiel bridge ask often).
+        """
+        chosen = self.check_options(options)
+        self.check_player_count(n_players)
+        key = (n_players, tuple(sorted(chosen.items())))
+        cache: dict[Any, Limits] = self.__dict__.setdefault("_limits_cache", {})
+        if key not in cache:
+            cache[key] = self.compute_limits(n_players, chosen)
+        return cache[key]
+
+    @abstractmethod
+    def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
+        """``limits`` for a checked player count and options filled in with their defaults.
+
+        Enumerate the actions from the game's data (never by sampling games) and prove the
+        bounds in the docstring of whatever computes them.
+        """
 
     # -- serialisation -------------------------------------------------------------------------
     @abstractmethod

@@ -19,9 +19,10 @@ from functools import cache, lru_cache
 from typing import Any
 
 from games.core.errors import BadActionText, IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, Site
+from games.core.game import CHANCE, TERMINAL, Game, Limits, Site
 from games.core.scoresheet import ScoreSheet
 
+from . import action_space as texts
 from . import position as position_module
 from .components import (
     CARD_COLS,
@@ -49,7 +50,7 @@ FORMS = (
     "draw CARD, place CARD R:C up|down, discard CARD, temple R:C, temple R:C from R:C, "
     "no temple, extra KIND, tile COLUMN:ROW, reveal KIND"
 )
-NO_TEMPLE = "no temple"
+NO_TEMPLE = texts.NO_TEMPLE
 PITCH = 10.0
 """Site drawing units per garden field."""
 
@@ -72,11 +73,7 @@ class HangingGardens(Game[HangingGardensState]):
         c = self.components = components or load_components()
         self.rows, self.cols = c.rows, c.cols
         rows, cols = c.rows, c.cols
-        self.anchors = tuple(
-            r * cols + col
-            for r in range(rows - CARD_ROWS + 1)
-            for col in range(cols - CARD_COLS + 1)
-        )
+        self.anchors = texts.anchors(c)
         # footprint[orientation][anchor]: the garden field under each card field (row by row
         # as printed); ``down`` is turned by 180 degrees.
         self.footprint: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -131,27 +128,25 @@ class HangingGardens(Game[HangingGardensState]):
         c = self.components
         names, fields = c.card_names, c.fields
         self.field_names = tuple(field_name(f, self.cols) for f in range(fields))
-        self.draw_text = tuple(f"draw {name}" for name in names)
-        self.discard_text = tuple(f"discard {name}" for name in names)
+        self.draw_text = tuple(texts.draw_text(name) for name in names)
+        self.discard_text = tuple(texts.discard_text(name) for name in names)
         self.place_text = {
-            (card, o, anchor): f"place {names[card]} {self.field_names[anchor]} {orientation}"
+            (card, o, anchor): texts.place_text(names[card], self.field_names[anchor], orientation)
             for card in range(len(names))
             for o, orientation in enumerate(ORIENTATIONS)
             for anchor in self.anchors
         }
-        self.temple_text = tuple(f"temple {self.field_names[f]}" for f in range(fields))
+        self.temple_text = tuple(texts.temple_text(name) for name in self.field_names)
         self.move_text = {
-            (to, origin): f"temple {self.field_names[to]} from {self.field_names[origin]}"
+            (to, origin): texts.move_text(self.field_names[to], self.field_names[origin])
             for to in range(fields)
             for origin in range(fields)
             if to != origin
         }
-        self.slot_names = tuple(
-            f"{col + 1}:{row + 1}" for col in range(c.tile_columns) for row in range(c.tile_rows)
-        )
-        self.tile_text = tuple(f"tile {slot}" for slot in self.slot_names)
-        self.reveal_text = tuple(f"reveal {kind}" for kind in c.kinds)
-        self.extra_text = tuple(f"extra {kind}" for kind in c.kinds)
+        self.slot_names = texts.slot_names(c)
+        self.tile_text = tuple(texts.tile_text(slot) for slot in self.slot_names)
+        self.reveal_text = tuple(texts.reveal_text(kind) for kind in c.kinds)
+        self.extra_text = tuple(texts.extra_text(kind) for kind in c.kinds)
         parsed: dict[str, tuple[Any, ...]] = {NO_TEMPLE: ("no_temple",)}
         for card in range(len(names)):
             parsed[self.draw_text[card]] = ("draw", card)
@@ -201,6 +196,10 @@ class HangingGardens(Game[HangingGardensState]):
             columns=0,
             ending=False,
         )
+
+    def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
+        """The enumeration and the derivations of the bounds are in ``action_space``."""
+        return texts.limits_for(self.components, n_players)
 
     # -- playing -------------------------------------------------------------------------------
     def actor(self, state: HangingGardensState) -> int:

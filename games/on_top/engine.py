@@ -16,17 +16,16 @@ from functools import cache
 from typing import Any
 
 from games.core.errors import BadActionText, BadSetup, BadState, IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, OptionSpec, Site
+from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Site
 from games.core.scoresheet import ScoreSheet
 
+from .action_space import FILL, START, draw_text, limits_for, place_text, tower_text
 from .components import Components, load_components
 from .geometry import PAD_SITE, circle_site, table_sites, triangle_site
 from .scoring import Tower, best, score_position, score_towers
 from .state import BLACK, EMPTY, NEUTRAL, PHASES, OnTopState
 
 FORMS = "start, draw NN, place R:C R:C (half a, half b), fill, tower R:C"
-FILL = "fill"
-START = "start"
 HALVES = "ab"
 
 
@@ -56,13 +55,13 @@ class OnTop(Game[OnTopState]):
         self.components = components = components or load_components()
         geometry = self.geometry = components.geometry
         names = geometry.triangle_names
-        self.draw_texts = tuple(f"draw {piece}" for piece in components.piece_ids)
-        self.tower_texts = tuple(f"tower {name}" for name in geometry.circle_names)
+        self.draw_texts = tuple(draw_text(piece) for piece in components.piece_ids)
+        self.tower_texts = tuple(tower_text(name) for name in geometry.circle_names)
         placements = []
         for a, neighbours in enumerate(geometry.neighbours):
             for b in neighbours:
                 touching = tuple(sorted(set(neighbours + geometry.neighbours[b]) - {a, b}))
-                text = f"place {names[a]} {names[b]}"
+                text = place_text(names[a], names[b])
                 placements.append((text, a, b, touching, self._segment_slots(a, b)))
         placements.sort()
         self.placements = tuple(placements)
@@ -124,6 +123,12 @@ class OnTop(Game[OnTopState]):
             built=0,
             stones_left=(components.stones_per_player,) * len(names),
         )
+
+    def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
+        """The derivations are in ``action_space``."""
+        if options["partners"] == "on" and n_players != 4:
+            raise BadSetup("the partner game is for 4 players")
+        return limits_for(self.components, n_players)
 
     # -- playing -------------------------------------------------------------------------------
     def actor(self, state: OnTopState) -> int:
@@ -558,7 +563,7 @@ class OnTop(Game[OnTopState]):
         used = set(bag) | ({drawn} if drawn != EMPTY else set())
         for entry in data["rhombi"]:
             piece = ids.index(entry["piece"])
-            text = f"place {entry['a']} {entry['b']}"
+            text = place_text(entry["a"], entry["b"])
             if piece in used or text not in self.place_index:
                 raise ValueError(f"rhombus {entry['piece']} twice or not on two neighbours")
             used.add(piece)

@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from games.core.errors import BadActionText, BadPosition, IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, OptionSpec, Site
+from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Site
 from games.core.scoresheet import ScoreSheet
 
 from . import stack as moves
@@ -78,6 +78,39 @@ def aside_outcomes(hand: tuple[str, ...], count: int) -> tuple[tuple[str, Fracti
     )
 
 
+@cache
+def edition_limits(edition_id: str, n_players: int) -> Limits:
+    """Every action of an edition, and the bounds of a game of it.
+
+    A round has 1 build, n deals, n set-asides (if any), then turns that each take at least
+    one card from a hand (a pass empties it, empty hands are skipped), then 1 clear; each
+    round adds at most the sum of the mission points to a total, never less than 0.
+    """
+    edition = load_edition(edition_id)
+    hand = edition.hand(n_players)
+    kinds = set(hand)
+    actions = {action for action, _ in build_outcomes(edition_id)}
+    actions |= {f"mission {number}" for number in range(1, len(edition.missions) + 1)}
+    if edition.set_aside:
+        actions |= {action for action, _ in aside_outcomes(hand, edition.set_aside)}
+    actions |= {TARGET_TEXT[kind][tiki] for kind in moves.TARGETED if kind in kinds
+                for tiki in edition.tikis}
+    if "wiki" in kinds:
+        actions |= {text for _, _, text in WIKI_PAIRS}
+    if "toast" in kinds:
+        actions.add("toast")
+    actions |= {"pass", "clear"}
+    rounds = edition.rounds_by_players[n_players]
+    setup = 1 + n_players * (2 if edition.set_aside else 1)
+    turns = n_players * (len(hand) - edition.set_aside)
+    return Limits(
+        actions=tuple(sorted(actions)),
+        max_steps=rounds * (setup + turns + 1),
+        min_score=rounds * sum(min(points, 0) for points in edition.points),
+        max_score=rounds * sum(max(points, 0) for points in edition.points),
+    )
+
+
 def stack_groups_ok(edition: Edition, stack: Sequence[str]) -> str:
     """Empty if ``stack`` is a legal starting stack, else why not."""
     if sorted(stack) != sorted(edition.tikis):
@@ -127,6 +160,9 @@ class TikiTopple(Game[TikiState]):
             totals=(0,) * n,
             history=(),
         )
+
+    def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
+        return edition_limits(options["edition"], n_players)
 
     def rounds(self, state: TikiState) -> int:
         return load_edition(state.edition).rounds_by_players[len(state.players)]

@@ -15,14 +15,15 @@ from functools import cache, lru_cache
 from typing import Any, TypeVar
 
 from games.core.errors import IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, OptionSpec, Site
+from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Site
 from games.core.scoresheet import ScoreSheet
 
 from . import position as position_module
+from .action_space import build_limits
 from .actions import BOX, PICK, Action, action_texts, parse
 from .components import Components, load_components
 from .scoring import EMPTY, Scoring, rank_winners, score_table
-from .spots import PAD_SITE, all_spots, cell_name, cell_site, table_sites
+from .spots import PAD_SITE, all_spots, cell_name, cell_site, centre_cell, table_sites
 from .state import CHANCE_PHASES, TopiaryState, state_from_json, state_to_json
 
 T = TypeVar("T")
@@ -56,7 +57,8 @@ class Topiary(Game[TopiaryState]):
         self.size = self.components.size
         self.spots = all_spots(self.size)
         self.texts = action_texts(self.components)
-        self.centre = (self.size * self.size) // 2
+        self.centre = centre_cell(self.size)
+        """limits() per (player count, options): the OpenSpiel bridge asks for them often."""
 
     # -- setup ---------------------------------------------------------------------------------
     def initial(
@@ -485,6 +487,11 @@ class Topiary(Game[TopiaryState]):
     def pieces(self) -> tuple[str, ...]:
         colours = tuple(f"visitor:{colour}" for colour in self.components.colours)
         return (*self.components.tile_pieces, *colours)
+
+    # -- bounds --------------------------------------------------------------------------------
+    def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
+        """Built from the data; the derivations are in ``action_space``."""
+        return build_limits(self.components, self.texts, n_players, options["draft"] == "on")
 
     # -- serialisation -------------------------------------------------------------------------
     def state_to_json(self, state: TopiaryState) -> dict[str, Any]:

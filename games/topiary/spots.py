@@ -56,6 +56,11 @@ def on_grid(row: int, col: int, size: int) -> bool:
     return 0 <= row < size and 0 <= col < size
 
 
+def centre_cell(size: int) -> int:
+    """The centre of the (odd-sized) grid: its tile is laid face up and stays so."""
+    return (size * size) // 2
+
+
 def cell_name(cell: int, size: int) -> str:
     return f"{cell // size}:{cell % size}"
 

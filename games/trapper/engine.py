@@ -17,10 +17,11 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from games.core.errors import IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, OptionSpec, Site
+from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Site
 from games.core.scoresheet import ScoreSheet
 
 from . import position as position_module
+from .action_space import enumerate_actions, trapper_limits
 from .actions import DONE, PASS, RETIRE, SETUP, Action, action_texts, cell_name, parse
 from .components import STEPS, Components, load_components
 from .display import (
@@ -129,6 +130,18 @@ class Trapper(Game[TrapperState]):
             bonus=(EMPTY,) * len(c.bonus_chips),
             species=(EMPTY,) * len(c.species_chips),
         )
+
+    # -- bounds --------------------------------------------------------------------------------
+    def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
+        """Every action that can ever be legal and provable bounds (see ``action_space``)."""
+        choose = options["placement"] == "choose"
+        return trapper_limits(self.components, self._action_space(choose), len(self.layout),
+                              n_players)
+
+    @lru_cache(maxsize=2)  # noqa: B019 (one engine object lives for the whole process)
+    def _action_space(self, choose: bool) -> tuple[str, ...]:
+        """The player count does not change the actions: one tuple per placement option."""
+        return enumerate_actions(self.texts, self.layout, choose)
 
     # -- playing -------------------------------------------------------------------------------
     def actor(self, state: TrapperState) -> int:

@@ -21,6 +21,7 @@ SERVICE, _ = build_service(
     PROFILE, DATA, url=str(DATA / "no-hub"),
     strip=RecordingStrip(PROFILE.leds.count, byteorder=PROFILE.leds.pixel_order),
     pin_factory=MockFactory(), rng=random.Random(0))
+SERVICE.advisor = None  # fuzzed AI games would think for minutes in threads; tested elsewhere
 SERVICE.table.new_game(["anna", "ben"], {})
 APP = create_app(SERVICE, PROFILE.web_token)
 # The event stream never ends by design; everything else is fuzzed.

@@ -70,6 +70,12 @@ def test_score_prints_points_lines_and_winners(capsys, tmp_path) -> None:
         (["playout", "tiki_topple"], "the following arguments are required: --players"),
         (["play", "tiki_topple", "--players", "anna,ben", "--bots", "cleo"], "not in --players"),
         (["play", "tiki_topple", "--players", "anna,,ben"], "separated by commas"),
+        (["play", "tiki_topple", "--players", "anna,ben", "--ai", "cleo"], "not among the players"),
+        (["play", "tiki_topple", "--players", "anna,ben", "--ai", "ben:lots"], "simulations"),
+        (["play", "tiki_topple", "--players", "anna,ben", "--ai", "ben", "--bots", "ben"],
+         "either a random bot or the AI"),
+        (["sim", "--autoplay", "topiary", "--ai", "zed"], "not among the players"),
+        (["bench", "ai", "--games", "0"], "at least 1"),
         (["bench", "nothing"], "invalid choice"),
         (["bench", "engines", "--game", "chess", "--seconds", "0.01"], "no game matches chess"),
         (["frobnicate"], "invalid choice"),
@@ -154,6 +160,29 @@ def test_play_can_be_left(capsys, monkeypatch) -> None:
     code, out, _ = run(capsys, "play", "tiki_topple", "--players", "anna,ben")
     assert code == 0
     assert out.splitlines()[-1] == "game abandoned"
+
+
+def test_play_against_the_ai_with_a_hint(capsys, monkeypatch) -> None:
+    pytest.importorskip("pyspiel", reason="the AI needs OpenSpiel: pip install '.[ai]'")
+    answers = ["hint", "moves"] + ["1"] * 400
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(answers) + "\n"))
+    code, out, _ = run(capsys, "play", "tiki_topple", "--players", "anna,ben", "--ai", "ben:8",
+                       "--option", "edition=gamewright", "--seed", "4")
+    assert code == 0
+    assert "the AI would play:" in out
+    assert "ben (AI):" in out
+    assert "winner" in out.splitlines()[-1]
+
+
+def test_bench_ai_plays_the_ai_against_random_players(capsys) -> None:
+    pytest.importorskip("pyspiel", reason="the AI needs OpenSpiel: pip install '.[ai]'")
+    code, out, _ = run(capsys, "bench", "ai", "--game", "topiary", "--games", "2",
+                       "--simulations", "4", "--jobs", "1", "--json")
+    assert code == 0
+    row = json.loads(out)["ai"]["topiary"]
+    assert row["games"] == 2 and row["players"] == 2 and row["simulations"] == 4
+    assert 0.0 <= row["ai_win_share"] <= 1.0 and row["fair_share"] == 0.5
+    assert row["decisions"] > 0 and row["think_s_max"] >= row["think_s_p50"] > 0
 
 
 def test_bench_engines_prints_a_table_and_json(capsys) -> None:

@@ -47,7 +47,7 @@ def test_reading_is_open(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("path", ["/api/game", "/api/confirm", "/api/undo", "/api/choose",
-                                  "/api/abort"])
+                                  "/api/abort", "/api/hint"])
 def test_changes_need_the_token(client: TestClient, service, path: str) -> None:
     body = {"players": ["anna", "ben"], "index": 0, "steps": 1}
     missing = client.post(path, json=body)
@@ -113,3 +113,29 @@ def test_each_player_sees_their_own_secrets_on_their_phone(client: TestClient, s
     assert client.get("/api/seats/0/view",
                       headers={"X-Seat-Token": claim["token"]}).status_code == 403
     assert client.get("/player").status_code == 200
+
+
+def test_ai_seats_are_checked_before_a_game_starts(client: TestClient, service) -> None:
+    bad = [({"players": ["anna", "ben"], "ai": {"cleo": 100}}, 422, "not among the players"),
+           ({"players": ["anna", "ben"], "ai": {"ben": 0}}, 422, ""),
+           ({"players": ["anna", "ben"], "ai": {"ben": "strong"}}, 422, "")]
+    for body, code, words in bad:
+        response = client.post("/api/game", json=body, headers=AUTH)
+        assert response.status_code == code
+        assert words in str(response.json()["detail"])
+    assert not service.table.started and service.table.journal.games() == []
+    if service.advisor is not None:
+        response = client.post("/api/game", json={"players": ["anna", "ben"],
+                                                  "ai": {"ben": 20}}, headers=AUTH)
+        assert response.status_code == 200
+        assert service.table.ai == {1: 20}
+        assert client.get("/api/status").json()["ai_seats"] == ["ben"]
+
+
+def test_a_hint_needs_a_player_on_turn(client: TestClient, service) -> None:
+    assert client.post("/api/hint", headers=AUTH).status_code == 409  # no game
+    client.post("/api/game", json={"players": ["anna", "ben"]}, headers=AUTH)
+    response = client.post("/api/hint", headers=AUTH)  # the stack is still to be built
+    assert response.status_code == 409
+    assert "no player is on turn" in response.json()["detail"] or (
+        "pip install" in response.json()["detail"])

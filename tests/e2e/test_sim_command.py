@@ -48,3 +48,18 @@ def test_bots_play_whole_games_with_mistakes_and_the_scores_agree(game: str, cap
     assert summary["mistakes_made"] > 0
     assert summary["scores_match"] and summary["records_match"]
     assert summary["results"][0]["board_matches"]
+
+
+@pytest.mark.parametrize("game", ["tiki_topple", "on_top"])
+def test_a_person_carries_out_the_ais_moves_and_the_referee_checks_them(game: str,
+                                                                         capsys) -> None:
+    """Autoplay with an AI seat: the service lights the AI's move, a bot makes it by hand
+    (mistakes too), and the record still equals the engine's replay."""
+    pytest.importorskip("pyspiel", reason="the AI needs OpenSpiel: pip install '.[ai]'")
+    code = main(["sim", "--autoplay", game, "--players", "anna,ben", "--games", "1",
+                 "--seed", "5", "--mistakes", "0.2", "--ai", "ben:10"])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert summary["completed"] == 1 and summary["ai"] == {"ben": 10}
+    assert summary["ai_moves"] > 5
+    assert summary["scores_match"] and summary["records_match"]

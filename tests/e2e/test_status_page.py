@@ -125,3 +125,43 @@ def test_a_game_is_started_and_aborted_from_the_page(browser, table) -> None:
     page.get_by_role("button", name="Abort game").click()
     page.wait_for_function("document.getElementById('banner').textContent === 'No game running'")
     page.close()
+
+
+def test_the_page_starts_an_ai_game_shows_its_move_and_gives_hints(browser, table,
+                                                                    screenshot) -> None:
+    pytest.importorskip("pyspiel", reason="the AI needs OpenSpiel: pip install '.[ai]'")
+    service, served, uids = table
+    page = browser.new_page(viewport={"width": 412, "height": 915})
+    page.goto(served.url)
+    page.wait_for_selector("select[data-option='edition']")
+    page.fill("#token", service.profile.web_token)
+    page.fill("#players", "anna, ben")
+    page.fill("#aiPlayers", "anna")
+    page.fill("#aiStrength", "30")
+    page.select_option("select[data-option='edition']", "gamewright")
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_function("document.getElementById('banner').textContent.startsWith('build')")
+    assert served.call(lambda: service.table.ai) == {0: 30}
+    served.call(lambda: lay(service, {n: uids[tiki] for n, tiki in enumerate(STACK)}))
+    page.wait_for_function(
+        "document.getElementById('advice').textContent.startsWith('anna (AI) plays')",
+        timeout=60_000)
+    action = served.call(lambda: service.table.current_advice().action)
+    assert action in page.locator("#advice").inner_text()
+    assert page.locator("g.site.advice").count() >= 1
+    screenshot(page, "ai-move.png", full_page=True)
+    assert page.locator("#hint").is_enabled()
+    page.get_by_role("button", name="Hint").click()  # anna is the AI's: no hint for her
+    page.wait_for_function("document.getElementById('reply').textContent.includes('AI')")
+    assert "anna is played by the AI" in page.locator("#reply").inner_text()
+
+    # A game without AI seats: the hint button lights a move for anna.
+    served.call(lambda: service.new_game(["anna", "ben"], {"edition": "gamewright"}))
+    served.call(lambda: lay(service, {}))
+    served.call(lambda: lay(service, {n: uids[tiki] for n, tiki in enumerate(STACK)}))
+    page.wait_for_function("document.getElementById('banner').textContent.includes('anna')")
+    page.get_by_role("button", name="Hint").click()
+    page.wait_for_function(
+        "document.getElementById('advice').textContent.startsWith('Hint for anna')",
+        timeout=60_000)
+    page.close()

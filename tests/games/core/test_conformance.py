@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.core import IllegalAction, ScoreLine, ScoreSheet
+from games.core import IllegalAction, Limits, ScoreLine, ScoreSheet
 from games.core.conformance import ConformanceError, check_game
 
 from .toy_game import HighCard, HighCardState
@@ -99,6 +99,30 @@ class MutatingApply(HighCard):
         return super().state_from_json(data)._replace(bets=list(data["bets"]))
 
 
+class UnnumberedAction(HighCard):
+    def compute_limits(self, n_players, options) -> Limits:
+        full = super().compute_limits(n_players, options)
+        return Limits(full.actions[1:], full.max_steps, full.min_score, full.max_score)
+
+
+class UnsortedLimits(HighCard):
+    def compute_limits(self, n_players, options) -> Limits:
+        full = super().compute_limits(n_players, options)
+        return Limits(full.actions[::-1], full.max_steps, full.min_score, full.max_score)
+
+
+class TooShortLimit(HighCard):
+    def compute_limits(self, n_players, options) -> Limits:
+        full = super().compute_limits(n_players, options)
+        return Limits(full.actions, 3, full.min_score, full.max_score)
+
+
+class ScoreOutOfRange(HighCard):
+    def compute_limits(self, n_players, options) -> Limits:
+        full = super().compute_limits(n_players, options)
+        return Limits(full.actions, full.max_steps, full.min_score, 1)
+
+
 @pytest.mark.parametrize(
     ("engine", "complaint"),
     [
@@ -112,6 +136,10 @@ class MutatingApply(HighCard):
         (LossyJson(), "JSON round-trip"),
         (UnknownSite(), "which sites() does not list"),
         (MutatingApply(), "changed its input state"),
+        (UnnumberedAction(), "missing from limits().actions"),
+        (UnsortedLimits(), "limits().actions are not sorted"),
+        (TooShortLimit(), "longer than limits().max_steps"),
+        (ScoreOutOfRange(), "outside limits()"),
     ],
     ids=lambda value: type(value).__name__ if not isinstance(value, str) else "",
 )

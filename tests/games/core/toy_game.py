@@ -19,6 +19,7 @@ from games.core import (
     BadState,
     Game,
     IllegalAction,
+    Limits,
     ScoreLine,
     ScoreSheet,
     Site,
@@ -122,6 +123,10 @@ class HighCard(Game[HighCardState]):
 
     def pieces(self) -> tuple[str, ...]:
         return tuple(f"chip:{n}" for n in range(1, 5))
+
+    def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
+        actions = sorted([f"bet {n}" for n in (1, 2)] + [f"card {c}" for c in CARDS])
+        return Limits(tuple(actions), max_steps=4, min_score=0, max_score=4)
 
     def state_to_json(self, state: HighCardState) -> dict[str, Any]:
         return {"players": list(state.players), "cards": list(state.cards),

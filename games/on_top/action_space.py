@@ -1,0 +1,101 @@
+"""On Top's limits: every action text, and provable bounds on the length of a game and on scores.
+
+The action texts are enumerated from the components (rhombi, board triangles and circles, start
+triangles), never from played games, so the numbering OpenSpiel and search rely on is stable and
+complete. The text forms live here so that the engine and the enumeration cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from games.core.game import Limits
+
+from .components import Components
+from .scoring import UNPLACED_PENALTY
+
+FILL = "fill"
+START = "start"
+
+
+def draw_text(piece_id: str) -> str:
+    """Chance: rhombus ``07`` came out of the bag."""
+    return f"draw {piece_id}"
+
+
+def place_text(a: str, b: str) -> str:
+    """Half a on triangle ``a``, half b on its neighbour ``b``."""
+    return f"place {a} {b}"
+
+
+def tower_text(circle: str) -> str:
+    """The decided stones are stacked on circle ``circle``."""
+    return f"tower {circle}"
+
+
+def action_texts(components: Components) -> tuple[str, ...]:
+    """Every text that can ever be legal, sorted: ``start``, ``fill``, a draw per rhombus, a
+    tower per circle and a placement per ordered pair of neighbouring triangles, leaving out
+    the pairs touching a start triangle (it is black from the ``start`` step on, before any
+    placement). The same for every player count and option: none of them changes the pieces,
+    the board or the grammar."""
+    geometry = components.geometry
+    names = geometry.triangle_names
+    start = set(components.start)
+    actions = {START, FILL}
+    actions.update(draw_text(piece) for piece in components.piece_ids)
+    actions.update(tower_text(circle) for circle in geometry.circle_names)
+    actions.update(
+        place_text(names[a], names[b])
+        for a, neighbours in enumerate(geometry.neighbours)
+        for b in neighbours
+        if a not in start and b not in start
+    )
+    return tuple(sorted(actions))
+
+
+def max_steps(components: Components) -> int:
+    """An upper bound on the steps of a game, for any player count.
+
+    1 ``start``; then per turn one ``draw`` and one ``place`` (a draw always has a place: the
+    game ends before a draw when no rhombus fits). Turns are at most the rhombi in the bag and
+    at most the free triangles over 2. A ``fill`` step follows a placement and lays at least
+    one black triangle (it is only called for when a hole exists and black ones are left), so
+    there are at most (black triangles - start triangles) of them, and at most one per turn.
+    A ``tower`` step builds one decided tower; a circle is decided when its last triangle is
+    covered, which happens once, so there are at most as many as circles.
+    """
+    geometry = components.geometry
+    free = len(geometry.triangles) - len(components.start)
+    turns = min(len(components.piece_ids), free // 2)
+    fills = min(components.black_triangles - len(components.start), turns)
+    towers = len(geometry.circles)
+    return 1 + 2 * turns + fills + towers
+
+
+def score_range(components: Components, n_players: int) -> tuple[int, int]:
+    """The lowest and highest total one player can have, running or final.
+
+    Towers only add points, to the player on top, so a total is at least the end penalty of a
+    player who placed no stone: -2 x stones per player. A tower holds at most one stone per
+    player, and at most (wedges at the circle - 1): with stones under it the top has 2 wedges or
+    more and every second at least 1. It scores its stones, doubled on the gold ring. Every
+    tower a player tops uses one of their stones, so at best they top their stones' worth of
+    the most valuable circles, each with the fullest tower; the penalty only lowers that.
+    (The partner game adds up two totals for the win, but each player's own total stays here.)
+    """
+    geometry = components.geometry
+    values = sorted(
+        (
+            min(n_players, len(wedges) - 1) * (2 if gold else 1)
+            for wedges, gold in zip(geometry.circle_wedges, geometry.gold, strict=True)
+        ),
+        reverse=True,
+    )
+    low = -UNPLACED_PENALTY * components.stones_per_player
+    high = sum(values[: components.stones_per_player])
+    return low, high
+
+
+def limits_for(components: Components, n_players: int) -> Limits:
+    """The limits for this many players (the options change none of them)."""
+    low, high = score_range(components, n_players)
+    return Limits(action_texts(components), max_steps(components), low, high)
