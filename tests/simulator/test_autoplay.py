@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games.core.errors import IllegalAction
-from games.core.game import TERMINAL, Game, Site
+from games.core.game import TERMINAL, Game, Limits, Site
 from games.core.scoresheet import ScoreSheet
 from games.registry import all_games, get_game
 from simulator.autoplay import AutoplayBot, board_after, plan_steps
@@ -179,6 +179,10 @@ class ToyGame(Game[tuple[str, ...]]):
 
     def state_from_json(self, data: Any) -> tuple[str, ...]:
         return tuple(data["actions"])
+
+    def compute_limits(self, n_players: int, options: Any) -> Limits:
+        kinds = [f"{verb} {t}" for verb in ("add", "also") for t in self.TIKIS]
+        return Limits(tuple(sorted([*kinds, "pass"])), max_steps=4, min_score=0, max_score=0)
 
 
 def toy_table(make_table: Any) -> VirtualTable:
