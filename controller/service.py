@@ -200,6 +200,17 @@ class TableService:
         self.publish()
         self._think()
 
+    async def private_hint(self, seat: int, token: str) -> dict[str, Any]:
+        """The AI's move for ``seat``, for that player's phone only (nothing lit or logged)."""
+        request = self.table.private_hint_request(seat, token)
+        if self.advisor is None:
+            raise NothingToConfirm("hints need the AI: pip install '.[ai]'")
+        advice = await asyncio.to_thread(self.advisor, request)
+        if not self.table.started or request.state is not self.table.state:
+            raise NothingToConfirm("the table moved on while the AI thought: ask again")
+        return {"action": advice.action, "values": advice.values,
+                "seconds": round(advice.seconds, 3), "simulations": advice.simulations}
+
     async def _consume_buttons(self) -> None:
         while True:
             event = await self.buttons.get()

@@ -354,6 +354,22 @@ class Table:
     # -- the AI: its seats' moves and hints ------------------------------------------------
     def request_hint(self) -> str:
         """The hint button: ask the AI for the move of the player on turn."""
+        seat = self._seat_for_a_hint()
+        self._hint_for = self.state
+        advice = self.current_advice()
+        if advice is not None:
+            return f"hint for {self.players[seat]}: {advice.action}"
+        return f"thinking about a hint for {self.players[seat]}"
+
+    def private_hint_request(self, seat: int, token: str) -> AdviceRequest:
+        """A hint for one phone only: nothing is lit, logged or shown to the table."""
+        self.private_view(seat, token)  # raises PermissionError for a phone without the seat
+        if self._seat_for_a_hint() != seat:
+            raise NothingToConfirm(f"it is not {self.players[seat]}'s turn")
+        return AdviceRequest("hint", seat, self.state, self.options, self.hint_simulations,
+                             self._seed())
+
+    def _seat_for_a_hint(self) -> int:
         if not self.started or self.game.is_terminal(self.state):
             raise NothingToConfirm("no game is running: there is nothing to hint")
         seat = self.game.actor(self.state)
@@ -361,11 +377,10 @@ class Table:
             raise NothingToConfirm("no player is on turn: the table deals or draws now")
         if seat in self.ai:
             raise NothingToConfirm(f"{self.players[seat]} is played by the AI")
-        self._hint_for = self.state
-        advice = self.current_advice()
-        if advice is not None:
-            return f"hint for {self.players[seat]}: {advice.action}"
-        return f"thinking about a hint for {self.players[seat]}"
+        return seat
+
+    def _seed(self) -> int:
+        return (self.game_id or 0) * 1_000_003 + len(self.actions)
 
     def advice_request(self) -> AdviceRequest | None:
         """What the AI should think about now, if anything (the service runs it off-loop)."""
@@ -374,7 +389,7 @@ class Table:
         seat = self.game.actor(self.state)
         if seat < 0 or self.current_advice() is not None:
             return None
-        seed = (self.game_id or 0) * 1_000_003 + len(self.actions)
+        seed = self._seed()
         if seat in self.ai:
             return AdviceRequest("ai", seat, self.state, self.options, self.ai[seat], seed)
         if self._hint_for is self.state:

@@ -174,6 +174,19 @@ def create_app(service: TableService, token: str) -> FastAPI:
         except PermissionError as error:
             raise HTTPException(403, str(error)) from None
 
+    @app.post("/api/seats/{seat}/hint")
+    async def private_hint(seat: int, x_seat_token: Annotated[str | None, Header()] = None
+                           ) -> dict[str, Any]:
+        """The AI's move for this seat, shown only to the phone holding it (needs its token)."""
+        if not x_seat_token:
+            raise HTTPException(401, "send the seat's token as 'X-Seat-Token'")
+        try:
+            return await service.private_hint(seat, x_seat_token)
+        except PermissionError as error:
+            raise HTTPException(403, str(error)) from None
+        except NothingToConfirm as error:
+            raise HTTPException(409, str(error)) from None
+
     @app.post("/api/seats/release", dependencies=guard)
     async def release_seats() -> Done:
         service.table.release_seats()

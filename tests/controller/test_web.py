@@ -139,3 +139,13 @@ def test_a_hint_needs_a_player_on_turn(client: TestClient, service) -> None:
     assert response.status_code == 409
     assert "no player is on turn" in response.json()["detail"] or (
         "pip install" in response.json()["detail"])
+
+
+def test_a_private_hint_needs_the_seats_token_and_the_turn(client: TestClient, service) -> None:
+    client.post("/api/game", json={"players": ["anna", "ben"]}, headers=AUTH)
+    ben = client.post("/api/seats/1/claim").json()["token"]
+    assert client.post("/api/seats/1/hint").status_code == 401
+    assert client.post("/api/seats/0/hint", headers={"X-Seat-Token": ben}).status_code == 403
+    response = client.post("/api/seats/1/hint", headers={"X-Seat-Token": ben})
+    assert response.status_code == 409  # the stack is not built: nobody is on turn
+    assert service.table.advice is None

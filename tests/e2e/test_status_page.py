@@ -165,3 +165,31 @@ def test_the_page_starts_an_ai_game_shows_its_move_and_gives_hints(browser, tabl
         "document.getElementById('advice').textContent.startsWith('Hint for anna')",
         timeout=60_000)
     page.close()
+
+
+def test_a_private_hint_shows_only_on_the_players_phone(browser, table) -> None:
+    pytest.importorskip("pyspiel", reason="the AI needs OpenSpiel: pip install '.[ai]'")
+    service, served, uids = table
+    served.call(lambda: service.table.new_game(["anna", "ben"], {}))  # Schmidt: secret hands
+    served.call(lambda: lay(service, {n: uids[tiki] for n, tiki in enumerate(STACK)}))
+    ben = browser.new_page(viewport={"width": 390, "height": 844})
+    ben.goto(f"{served.url}/player")
+    ben.get_by_role("button", name="ben").click()
+    ben.wait_for_function("document.getElementById('title').textContent === \"ben's hand\"")
+    assert ben.locator("#askHint").is_hidden()  # anna is on turn, not ben
+    anna = browser.new_page(viewport={"width": 390, "height": 844})
+    anna.goto(f"{served.url}/player")
+    anna.get_by_role("button", name="anna").click()
+    anna.wait_for_function("!document.getElementById('askHint').hidden")
+    anna.get_by_role("button", name="Hint, on this phone only").click()
+    anna.wait_for_function(
+        "document.getElementById('hint').textContent.startsWith('The AI would play: ')",
+        timeout=60_000)
+    suggestion = anna.locator("#hint").inner_text().removeprefix("The AI would play: ")
+    legal = served.call(lambda: service.table.game.legal_actions(service.table.state))
+    assert suggestion in legal
+    status = served.call(service.status)
+    assert status["advice"] is None and "advice" not in status["roles"].values()
+    assert suggestion not in str(status["events"])  # the table never saw it
+    anna.close()
+    ben.close()
