@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
-import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -77,12 +76,9 @@ def test_options_are_checked_like_initial() -> None:
     assert GAME.limits(2, {}) is GAME.limits(2, None)
 
 
-def test_limits_are_cached_and_quick_the_first_time() -> None:
+def test_limits_are_made_once_per_engine() -> None:
     game = HangingGardens()
-    start = time.perf_counter()
     first = game.limits(4)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 0.1
     assert game.limits(4) is first
 
 

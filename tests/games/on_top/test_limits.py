@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
-import time
 from collections import Counter
 from collections.abc import Mapping
 
@@ -88,11 +87,9 @@ def test_bad_setups_are_refused_like_initial(
         GAME.initial(names(players), options)
 
 
-def test_limits_are_fast_and_cached() -> None:
+def test_limits_are_made_once_per_engine() -> None:
     engine = OnTop()
-    begin = time.perf_counter()
     first = engine.limits(3)
-    assert time.perf_counter() - begin < 0.1
     assert engine.limits(3, {"partners": "off"}) is first
     assert isinstance(first, Limits)
 

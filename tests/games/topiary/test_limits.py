@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import replace
 
 import pytest
@@ -83,11 +82,9 @@ def test_limits_are_checked_like_initial() -> None:
         GAME.limits(2, {"edition": "first"})
 
 
-def test_limits_are_cached_and_quick() -> None:
+def test_limits_are_made_once_per_engine() -> None:
     engine = Topiary()
-    start = time.perf_counter()
     first = engine.limits(3, {"draft": "on"})
-    assert time.perf_counter() - start < 0.1
     assert engine.limits(3, {"draft": "on"}) is first
     assert engine.limits(2) is engine.limits(2, {"draft": "off"})
 
