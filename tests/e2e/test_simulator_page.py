@@ -34,14 +34,20 @@ def until(condition, timeout: float = 15.0) -> None:
         time.sleep(0.05)
 
 
+def centre(locator) -> tuple[float, float]:
+    """Where an element is; the page redraws on every status, so ask again if it just went."""
+    for _ in range(50):
+        locator.wait_for(state="visible")
+        box = locator.bounding_box()
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    raise AssertionError(f"{locator} never stayed on the page")
+
+
 def drag(page, source, target) -> None:
-    source.wait_for(state="visible")
-    box = source.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(*centre(source))
     page.mouse.down()
-    target.wait_for(state="visible")
-    goal = target.bounding_box()
-    page.mouse.move(goal["x"] + goal["width"] / 2, goal["y"] + goal["height"] / 2, steps=8)
+    page.mouse.move(*centre(target), steps=8)
     page.mouse.up()
 
 
