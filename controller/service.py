@@ -76,6 +76,7 @@ class TableService:
         """Answers an AdviceRequest with a ``games.ai.Advice``; runs in a worker thread."""
         self.thinking: AdviceRequest | None = None
         self._think_task: asyncio.Task[None] | None = None
+        """The latest AI task (asyncio keeps only weak references to tasks)."""
         self._gave_up_on: Any = None
         """The position the AI failed on (it is not asked again until the table moves on)."""
 
@@ -95,6 +96,9 @@ class TableService:
         try:
             await asyncio.gather(*tasks)
         finally:
+            thinking = self._think_task  # a search already running ends in its own thread
+            if thinking is not None and thinking.get_loop() is asyncio.get_running_loop():
+                tasks.append(thinking)
             for task in tasks:
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -308,10 +312,6 @@ class TableService:
                      "pushes": getattr(self.lights, "pushes", None)},
         }
         return status
-
-    def close(self) -> None:
-        if self._think_task is not None:
-            self._think_task.cancel()
 
     def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=8)
