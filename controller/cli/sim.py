@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import random
 import tempfile
 from pathlib import Path
 
@@ -77,8 +78,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def virtual_service(game_id: str, data: Path, settle_ms: int | None = None, **table_options):
+def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
+                    rng: random.Random | None = None, **table_options):
     """A started virtual table and a service wired to it, with every virtual tag enrolled.
+
+    ``rng``: the service's draws of what the table cannot see (seeded in tests).
 
     The hub is reached through a stable link in ``data`` (as udev's by-id links are on a Pi),
     so an unplugged and replugged virtual hub is found again at the same path.
@@ -89,7 +93,7 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None, **ta
     if settle_ms is not None:
         profile = dataclasses.replace(profile, settle_ms=settle_ms)
     service, registry = build_service(profile, data, url=table.url, strip=table.strip.strip,
-                                      pin_factory=table.buttons.factory)
+                                      pin_factory=table.buttons.factory, rng=rng)
     for uid, piece in table.tag_map().items():
         registry.enroll(uid, piece, replace=True)
     return table, service

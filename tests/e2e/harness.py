@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,9 +17,10 @@ SETTLE_MS = 60
 
 @contextlib.asynccontextmanager
 async def running_table(data: Path, game: str = "tiki_topple", players=("anna", "ben"),
-                        options=None, new_game: bool = True,
+                        options=None, new_game: bool = True, seed: int = 0,
                         ) -> AsyncIterator[tuple[VirtualTable, TableService]]:
-    table, service = virtual_service(game, data, settle_ms=SETTLE_MS)
+    """``seed``: the service's secret draws (missions, set-aside cards), so runs repeat."""
+    table, service = virtual_service(game, data, settle_ms=SETTLE_MS, rng=random.Random(seed))
     task = asyncio.create_task(service.run())
     try:
         await service.link.wait_connected(10)
