@@ -131,6 +131,8 @@ def bench_ai(args: argparse.Namespace) -> BenchResult:
     """The AI in one seat (rotating) against random players: win share and thinking time."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
+    from controller.measure import percentile
+
     try:
         from games.ai import DEFAULT_SIMULATIONS, play_match
     except ImportError as error:
@@ -164,6 +166,7 @@ def bench_ai(args: argparse.Namespace) -> BenchResult:
                 progress(f"ai: {game.id} {done}/{args.games} games, "
                          f"AI share so far {sum(shares) / len(shares):.0%}")
             thinking.sort()
+            p50, p95 = (percentile(thinking, q) if thinking else 0.0 for q in (0.5, 0.95))
             row = {
                 "players": players,
                 "games": args.games,
@@ -172,8 +175,8 @@ def bench_ai(args: argparse.Namespace) -> BenchResult:
                 "random_seat_share": round(sum(others) / len(others), 3),
                 "fair_share": round(1 / players, 3),
                 "decisions": len(thinking),
-                "think_s_p50": round(_quantile(thinking, 0.5), 3),
-                "think_s_p95": round(_quantile(thinking, 0.95), 3),
+                "think_s_p50": round(p50, 3),
+                "think_s_p95": round(p95, 3),
                 "think_s_max": round(thinking[-1], 3) if thinking else 0.0,
                 "wall_s": round(time.perf_counter() - started, 1),
             }
@@ -189,12 +192,6 @@ def bench_ai(args: argparse.Namespace) -> BenchResult:
         tuple(rows),
         {"bench": "ai", "ai": figures},
     )
-
-
-def _quantile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 BENCHES: dict[str, Callable[[argparse.Namespace], BenchResult]] = {
