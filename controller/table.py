@@ -150,18 +150,24 @@ class Table:
         return self.states[-1]
 
     @property
-    def successors(self) -> Successors:
-        """What the referee may accept now: on an AI seat's turn, only the AI's move."""
+    def _all_successors(self) -> Successors:
+        """Every legal step from here, made once per position."""
         if self._successors is None:
             self._successors = Successors(self.game, self.state)
-        if self._successors.actor not in self.ai:
-            return self._successors
+        return self._successors
+
+    @property
+    def successors(self) -> Successors:
+        """What the referee may accept now: on an AI seat's turn, only the AI's move."""
+        every = self._all_successors
+        if every.actor not in self.ai:
+            return every
         advice = self.current_advice()
         chosen = advice.action if advice is not None and advice.kind == "ai" else None
         cached = self._restricted
         if cached is None or cached[0] is not self.state or cached[1] != chosen:
             only = [chosen] if chosen is not None else []
-            cached = self._restricted = (self.state, chosen, self._successors.only(only))
+            cached = self._restricted = (self.state, chosen, every.only(only))
         return cached[2]
 
     @property
@@ -424,24 +430,23 @@ class Table:
         advice = self.current_advice()
         if advice is None:
             return set()
-        if self._successors is None:
-            self._successors = Successors(self.game, self.state)
-        for successor in self._successors.changing:
+        every = self._all_successors
+        for successor in every.changing:
             if successor.action == advice.action:
-                return changed_sites(self._successors.board, successor.board)
+                return changed_sites(every.board, successor.board)
         return set()
 
     def _advice_status(self) -> dict[str, Any] | None:
         advice = self.current_advice()
         if advice is None:
             return None
-        silent = not self.advice_sites()
+        sites = self.advice_sites()
         return {
             "kind": advice.kind,
             "player": self.players[advice.seat],
             "action": advice.action,
-            "sites": sorted(self.advice_sites()),
-            "how": "press confirm" if silent else "make this move on the table",
+            "sites": sorted(sites),
+            "how": "make this move on the table" if sites else "press confirm",
             # How the other moves fared would show an AI seat's hand; a hint is the asker's.
             "values": dict(list(advice.values.items())[:5]) if advice.kind == "hint" else {},
             "seconds": round(advice.seconds, 3),
