@@ -335,8 +335,8 @@ class TableService:
 def ai_advisor(table: Table) -> Callable[[AdviceRequest], Any] | None:
     """The AI behind AI seats and hints, or None when OpenSpiel is not installed.
 
-    One ``games.ai.Advisor`` per game setup and strength, made on first use. It runs in a
-    worker thread and reads nothing but the request (the table may move on meanwhile).
+    One ``games.ai.Advisor`` per game setup, made on first use. It runs in a worker thread
+    and reads nothing but the request (the table may move on meanwhile).
     """
     try:
         from games.ai import Advisor
@@ -347,11 +347,11 @@ def ai_advisor(table: Table) -> Callable[[AdviceRequest], Any] | None:
 
     def advise(request: AdviceRequest) -> Any:
         players = len(game.players(request.state))
-        key = (players, tuple(sorted(request.options.items())), request.simulations)
+        key = (players, tuple(sorted(request.options.items())))
         advisor = advisors.get(key)
         if advisor is None:
-            advisor = advisors[key] = Advisor(game, players, request.options,
-                                              request.simulations)
-        return advisor.advise(request.state, seed=request.seed)
+            advisor = advisors[key] = Advisor(game, players, request.options)
+        return advisor.advise(request.state, seed=request.seed,
+                              simulations=request.simulations)
 
     return advise

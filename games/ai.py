@@ -80,7 +80,8 @@ class PlayoutEvaluator(mcts.Evaluator):
 class Advisor:
     """Chooses moves for any seat of one game setup; one per table (it keeps no game state).
 
-    ``simulations`` is the strength: how many worlds the search plays out per move.
+    ``simulations`` is the strength: how many worlds the search plays out per move (a call
+    of ``advise`` may ask for another, so one advisor serves seats of different strengths).
     """
 
     def __init__(
@@ -91,31 +92,32 @@ class Advisor:
         simulations: int = DEFAULT_SIMULATIONS,
         seed: int | None = None,
     ) -> None:
-        if simulations < 1:
-            raise ValueError(f"the AI needs at least 1 simulation per move, not {simulations}")
         self.engine = engine
-        self.simulations = simulations
+        self.simulations = _strength(simulations)
         self.bridge: BridgeGame = load(engine.id, n_players, options, returns="wins")
         self.rng = random.Random(seed)
 
-    def _bot(self, rng: random.Random) -> Any:
+    def _bot(self, rng: random.Random, simulations: int) -> Any:
         numpy_rng = np.random.RandomState(rng.randrange(2**32))
         evaluator = PlayoutEvaluator(rng)
         if not has_hidden_information(self.engine):
-            return mcts.MCTSBot(self.bridge, UCT_C, self.simulations, evaluator, solve=False,
+            return mcts.MCTSBot(self.bridge, UCT_C, simulations, evaluator, solve=False,
                                 random_state=numpy_rng)
-        bot = ismcts.ISMCTSBot(self.bridge, evaluator, UCT_C, self.simulations,
+        bot = ismcts.ISMCTSBot(self.bridge, evaluator, UCT_C, simulations,
                                random_state=numpy_rng, use_observation_string=True)
         # Worlds drawn from our generator, so a seeded search is reproducible.
         bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.random))
         return bot
 
-    def advise(self, engine_state: Any, seed: int | None = None) -> Advice:
+    def advise(self, engine_state: Any, seed: int | None = None,
+               simulations: int | None = None) -> Advice:
         """The move the AI would make for the seat on turn in ``engine_state``.
 
-        With a ``seed`` the answer depends only on the state and the seed (the table seeds by
-        game and position, so a restart gives the AI seat the same move).
+        With a ``seed`` the answer depends only on the state, the seed and the strength (the
+        table seeds by game and position, so a restart gives the AI seat the same move).
+        ``simulations``: this move's strength, if not the advisor's.
         """
+        budget = self.simulations if simulations is None else _strength(simulations)
         seat = self.engine.actor(engine_state)
         if seat in (CHANCE, TERMINAL):
             raise NotAPlayerTurn("no player is on turn: the table or the dice decide now")
@@ -127,11 +129,11 @@ class Advisor:
             action = legal[0]
         else:
             rng = random.Random(seed) if seed is not None else self.rng
-            action, values = self._search(self._bot(rng), state)
+            action, values = self._search(self._bot(rng, budget), state)
         return Advice(
             action=self.bridge.limits.actions[action],
             seat=seat,
-            simulations=0 if len(legal) == 1 else self.simulations,
+            simulations=0 if len(legal) == 1 else budget,
             seconds=time.perf_counter() - started,
             values=values,
         )
@@ -152,6 +154,12 @@ class Advisor:
             for child in ranked if child.explore_count
         }
         return ranked[0].action, values
+
+
+def _strength(simulations: int) -> int:
+    if simulations < 1:
+        raise ValueError(f"the AI needs at least 1 simulation per move, not {simulations}")
+    return simulations
 
 
 @dataclass(frozen=True, slots=True)

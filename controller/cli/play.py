@@ -45,17 +45,17 @@ def run(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     state = game.initial(players, options)
     rng = random.Random(args.seed)
-    advisors: dict[int, Any] = {}
+    made: list[Any] = []
 
-    def advisor(simulations: int) -> Any:
-        """One AI per strength, made when first needed (a hint needs it too)."""
-        if simulations not in advisors:
-            advisors[simulations] = load_advisor_class()(
-                game, len(players), options, simulations, seed=rng.randrange(2**32))
-        return advisors[simulations]
+    def advisor() -> Any:
+        """The AI, made when first needed (a hint needs it too)."""
+        if not made:
+            made.append(load_advisor_class()(game, len(players), options,
+                                             seed=rng.randrange(2**32)))
+        return made[0]
 
-    for simulations in ai.values():
-        advisor(simulations)  # no OpenSpiel: say so before the game starts
+    if ai:
+        advisor()  # no OpenSpiel: say so before the game starts
     print(f"{game.name}: {', '.join(players)}. Type a move, its number, 'moves', 'hint' "
           "or 'quit'.")
     while not game.is_terminal(state):
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             action = rng.choice(legal)
             print(f"{name} (bot): {action}")
         elif name in ai:
-            advice = advisor(ai[name]).advise(state)
+            advice = advisor().advise(state, simulations=ai[name])
             action = advice.action
             thought = f" ({advice.seconds:.1f} s)" if advice.simulations else ""
             print(f"{name} (AI): {action}{thought}")
@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name}: {action} (the only move)")
         else:
             action = _ask(game, state, seat, legal,
-                          lambda current: advisor(HINT_SIMULATIONS).advise(current).action)
+                          lambda current: advisor().advise(
+                              current, simulations=HINT_SIMULATIONS).action)
             if action is None:
                 print("game abandoned")
                 return 0

@@ -45,14 +45,15 @@ def test_advice_is_a_legal_move_and_the_same_for_the_same_seed(game_id: str) -> 
     assert advice.action == next(iter(advice.values))  # the most searched move is chosen
     again = advisor.advise(state, seed=42)
     assert (again.action, again.values) == (advice.action, advice.values)
+    assert advisor.advise(state, seed=42, simulations=7).simulations == 7  # another strength
 
 
 def test_the_search_kind_follows_hidden_information() -> None:
     on_top = Advisor(get_game("on_top"), 2, simulations=5)
     tiki = Advisor(get_game("tiki_topple"), 2, simulations=5)
     assert not has_hidden_information(on_top.engine)
-    assert type(on_top._bot(random.Random(0))).__name__ == "MCTSBot"
-    assert type(tiki._bot(random.Random(0))).__name__ == "ISMCTSBot"
+    assert type(on_top._bot(random.Random(0), 5)).__name__ == "MCTSBot"
+    assert type(tiki._bot(random.Random(0), 5)).__name__ == "ISMCTSBot"
 
 
 def test_a_forced_move_needs_no_search_and_chance_is_not_the_ais() -> None:
@@ -73,6 +74,8 @@ def test_the_advisor_refuses_a_bad_strength_or_setup() -> None:
     game = get_game("topiary")
     with pytest.raises(ValueError, match="at least 1 simulation"):
         Advisor(game, 2, simulations=0)
+    with pytest.raises(ValueError, match="at least 1 simulation"):
+        Advisor(game, 2).advise(a_turn_with_choices(game, 2, seed=1), simulations=0)
     advisor = Advisor(game, 3, simulations=5)
     with pytest.raises(ValueError, match="for 3 players, the state has 2"):
         advisor.advise(a_turn_with_choices(game, 2, seed=1))
