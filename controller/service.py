@@ -228,6 +228,12 @@ class TableService:
         self.table.new_game(players, options, ai)
         self.judge()
 
+    def request_hint(self) -> str:
+        """Ask the AI for the move of the player on turn (the hint button, the page)."""
+        if self.advisor is None:
+            raise NothingToConfirm("hints need the AI: pip install '.[ai]'")
+        return self.table.request_hint()
+
     def press(self, role: str, kind: str = "press") -> str:
         """A button (or the page): confirm, undo (hold: undo without a restored table), ..."""
         try:
@@ -236,9 +242,7 @@ class TableService:
             elif role == "undo":
                 result = self.table.undo(1)
             elif role == "hint":
-                if self.advisor is None:
-                    raise NothingToConfirm("hints need the AI: pip install '.[ai]'")
-                result = self.table.request_hint()
+                result = self.request_hint()
             else:
                 return f"the {role} button does nothing in this game yet"
         except NothingToConfirm as error:

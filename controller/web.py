@@ -134,16 +134,7 @@ def create_app(service: TableService, token: str) -> FastAPI:
     @app.post("/api/hint", dependencies=guard)
     async def hint() -> Done:
         """Ask the AI for the move of the player on turn; it is lit and shown when found."""
-        if not service.table.started:
-            raise HTTPException(409, "no game is running")
-        if service.advisor is None:
-            raise HTTPException(409, "hints need the AI: pip install '.[ai]'")
-        try:
-            message = service.table.request_hint()
-        except NothingToConfirm as error:
-            raise HTTPException(409, str(error)) from None
-        service.judge()
-        return Done(ok=True, message=message)
+        return _act(service.request_hint)
 
     @app.post("/api/choose", dependencies=guard)
     async def choose(body: Choice) -> Done:
