@@ -10,7 +10,7 @@ from .errors import (
     IllegalAction,
     UnknownGame,
 )
-from .game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Site
+from .game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Secret, Sentence, Site
 from .playout import Playout, random_playout, random_step
 from .scoresheet import ScoreLine, ScoreSheet
 
@@ -30,6 +30,8 @@ __all__ = [
     "Playout",
     "ScoreLine",
     "ScoreSheet",
+    "Secret",
+    "Sentence",
     "Site",
     "UnknownGame",
     "random_playout",

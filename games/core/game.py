@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from .errors import BadSetup
 from .scoresheet import ScoreSheet
@@ -33,6 +33,34 @@ class Site:
     x: float
     y: float
     label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A sentence for people (the page's headline, the LED legend): who does what, where.
+
+    ``template`` is English with ``{name}`` fields and doubles as the message id a translation
+    catalogue looks up; ``args`` fills the fields. Keeping the two apart lets a page show the
+    same step in any language without the engine knowing which.
+    """
+
+    template: str
+    args: Mapping[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.template.format_map(dict(self.args))
+
+
+@dataclass(frozen=True, slots=True)
+class Secret:
+    """Information hidden at the table: what it is, and from whom.
+
+    ``hidden_from`` is ``"others"`` (its owner sees it: a hand, a mission card) or
+    ``"everyone"`` (nobody does until it is revealed: a face-down tile, a set-aside card).
+    """
+
+    what: str
+    hidden_from: Literal["others", "everyone"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +102,9 @@ class Game(ABC, Generic[State]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[OptionSpec, ...]] = ()
+    secrets: ClassVar[tuple[Secret, ...]] = ()
+    """What the game hides from whom. A game with secrets overrides ``resample`` (the
+    conformance check holds the two to each other)."""
 
     # -- setup ---------------------------------------------------------------------------------
     @abstractmethod
@@ -151,6 +182,32 @@ class Game(ABC, Generic[State]):
 
     def is_terminal(self, state: State) -> bool:
         return self.actor(state) == TERMINAL
+
+    # -- what the current step is -------------------------------------------------------------
+    def phase(self, state: State) -> str:
+        """A short id of the part of the game (``setup``, ``play``, ``scoring``, ``over``)."""
+        phase = self.view(state, None).get("phase")
+        if isinstance(phase, str):
+            return phase
+        return "over" if self.is_terminal(state) else "play"
+
+    def to_act(self, state: State) -> int | None:
+        """The seat whose hands make the next step, or None when it is nobody's in particular.
+
+        Usually the actor; a game whose chance steps a player performs at the table (the start
+        player building the stack, the dealer dealing) names that player.
+        """
+        actor = self.actor(state)
+        return actor if actor >= 0 else None
+
+    def describe_step(self, state: State) -> Sentence:
+        """One sentence for the current step: who does what, where. Games say it better."""
+        if self.is_terminal(state):
+            return Sentence("Game over.")
+        seat = self.to_act(state)
+        if seat is None:
+            return Sentence("Set out what the table asks for.")
+        return Sentence("{player}: your turn.", {"player": self.players(state)[seat]})
 
     # -- scoring -------------------------------------------------------------------------------
     @abstractmethod
