@@ -23,7 +23,8 @@ from typing import Any, Literal
 
 from games.core.game import Game, Site
 from games.registry import get_game
-from hardware.profile import BoardProfile, find_profile, load_profile
+from hardware.profile import PROFILES_DIR, BoardProfile, find_profile, load_profile
+from hardware.profile_writer import generated_profile, unique_sites
 from hardware.registry import uid_hex
 from simulator.virtual_buttons import VirtualButtons
 from simulator.virtual_hub import LinkFaults, VirtualHub
@@ -106,11 +107,17 @@ class VirtualTable:
     def for_game(
         cls, game_id: str, profile: str | Path | None = None, **options: Any
     ) -> VirtualTable:
-        """A table for a registered game, with its shipped profile unless one is named."""
+        """A table for a registered game, with its shipped profile unless one is named (a game
+        with none gets the default profile generated from its sites)."""
         game = get_game(game_id)
         counts = [options["players"]] if options.get("players") else range(
             game.min_players, game.max_players + 1)
         known = {site.id for n in counts for site in game.sites(n)}
+        if profile is None and not (PROFILES_DIR / f"{game_id}.toml").exists():
+            # A new game with no profile yet: the default one `tabletop profile new` writes.
+            every = range(game.min_players, game.max_players + 1)
+            sites = unique_sites(site for n in every for site in game.sites(n))
+            return cls(generated_profile(game.id, game.name, sites), game, **options)
         return cls(load_profile(find_profile(str(profile or game_id)), known), game, **options)
 
     # -- life cycle ---------------------------------------------------------------------------

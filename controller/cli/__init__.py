@@ -12,10 +12,10 @@ from typing import NoReturn
 
 from games.core.errors import GameError
 
-from . import bench, enroll, games_cmd, play, playout, replay, run, score, sim
+from . import bench, enroll, games_cmd, play, playout, profile_cmd, replay, run, score, sim
 from .common import UserError
 
-COMMANDS = [games_cmd, score, playout, replay, play, bench, enroll, run, sim]
+COMMANDS = [games_cmd, score, playout, replay, play, bench, enroll, run, sim, profile_cmd]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from controller.journal import Journal
 from controller.service import TableService
 from controller.table import Table
 from controller.web import create_app
-from games.registry import get_game
+from games.registry import all_games, get_game
 from hardware.buttons import PinFactoryUnavailable, make_pin_factory
 from hardware.leds import LedDriverUnavailable, SiteLights, open_strip
 from hardware.link import HubLink
@@ -25,6 +26,7 @@ from hardware.profile import BoardProfile, ProfileError, find_profile, load_prof
 from hardware.registry import TagRegistry
 
 from .common import UserError
+from .profile_cmd import default_profile
 
 
 def data_dir(given: str | None) -> Path:
@@ -36,14 +38,42 @@ def data_dir(given: str | None) -> Path:
 
 
 def load_board(name_or_path: str) -> BoardProfile:
-    """A profile, checked against the sites its game really has."""
+    """A profile, checked against the sites its game really has.
+
+    A game id with no profile of its own (a new game) gets the default profile generated
+    from its sites, in memory; a shipped or named profile always wins.
+    """
     try:
         path = find_profile(name_or_path)
+    except ProfileError as error:
+        if name_or_path not in _game_ids():
+            raise UserError(f"{error}; games: {', '.join(sorted(_game_ids()))}") from None
+        return _generated_board(name_or_path)
+    try:
         game_id = load_profile(path).game
         game = get_game(game_id)
         sites = {s.id for n in range(game.min_players, game.max_players + 1)
                  for s in game.sites(n)}
         return load_profile(path, known_sites=sites)
+    except ProfileError as error:
+        raise UserError(str(error)) from None
+
+
+_announced: set[str] = set()
+
+
+def _game_ids() -> set[str]:
+    return {game.id for game in all_games()}
+
+
+def _generated_board(game_id: str) -> BoardProfile:
+    if game_id not in _announced:
+        _announced.add(game_id)
+        print(f"tabletop: no board profile for {game_id}; using the default one generated "
+              f"from its sites, in memory (`tabletop profile new {game_id} -o FILE` writes it)",
+              file=sys.stderr)
+    try:
+        return default_profile(get_game(game_id))
     except ProfileError as error:
         raise UserError(str(error)) from None
 

@@ -1,0 +1,68 @@
+"""``tabletop profile new GAME``: write a game's default board profile from its own sites.
+
+A sixth game needs no hand-written profile: the engine lists its sites, and this command lays
+one reader and one LED under each. The result is a starting point for a maker to edit; a
+profile shipped in ``hardware/profiles/`` wins over it whenever both exist.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from games.core.game import Game, Site
+from games.registry import get_game
+from hardware.profile import BoardProfile
+from hardware.profile_writer import generated_profile, profile_text, unique_sites
+
+from .common import UserError
+
+
+def game_sites(game: Game[Any], players: int | None = None) -> list[Site]:
+    """The sites for ``players`` players, or the union over every count the game supports."""
+    counts = [game.check_player_count(players)] if players is not None else range(
+        game.min_players, game.max_players + 1)
+    return unique_sites(site for n in counts for site in game.sites(n))
+
+
+def default_profile_text(game: Game[Any], players: int | None = None) -> str:
+    return profile_text(game.id, game.name, game_sites(game, players))
+
+
+def default_profile(game: Game[Any]) -> BoardProfile:
+    """The default profile for every player count, validated, in memory."""
+    return generated_profile(game.id, game.name, game_sites(game))
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("profile", help="board profiles: write a game's default one")
+    actions = parser.add_subparsers(dest="profile_command", required=True,
+                                    parser_class=type(parser))
+    new = actions.add_parser("new", help="a default profile generated from the game's sites")
+    new.add_argument("game", help="game id (see tabletop games)")
+    new.add_argument("--output", "-o", metavar="PATH",
+                     help="write the profile here (default: print it)")
+    new.add_argument("--players", type=int, metavar="N",
+                     help="only the sites of an N-player table (default: every player count)")
+    new.add_argument("--force", action="store_true", help="replace an existing file")
+    new.set_defaults(run=run_new)
+
+
+def run_new(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    text = default_profile_text(game, args.players)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    path = Path(args.output)
+    if path.exists() and not args.force:
+        raise UserError(f"{path} exists; pass --force to replace it")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"{path}: cannot write it ({error.__class__.__name__})") from None
+    print(f"tabletop profile: wrote {path} ({len(game_sites(game, args.players))} sites)",
+          file=sys.stderr)
+    return 0

@@ -1,0 +1,153 @@
+"""Writing a default board profile from a game's own sites.
+
+A new game needs a profile before the table (or the simulator) can run it; writing 80 reader
+lines by hand is where typos come from. This module turns plain site descriptions into profile
+TOML that `hardware.profile` accepts: one reader per site in the game's order, one LED under
+each site, the usual buttons and colours. A maker then edits what differs on their board (the
+hub's port, the LED chain). Hardware never imports games, so sites come in as plain values.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from .profile import BoardProfile, ProfileError, parse_profile
+
+DEFAULT_HUB_URL = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode-if00"
+DEFAULT_SETTLE_MS = 400
+DEFAULT_BUTTONS = (("confirm", 5), ("undo", 6), ("hint", 13))
+DEFAULT_COLOURS = (
+    ("legal", "#00c853"), ("active", "#2962ff"), ("wrong", "#d50000"), ("score", "#ffd600"),
+    ("advice", "#aa00ff"), ("idle", "#101010"),
+)
+AMPS_PER_LED = 0.06
+"""A WS2812 at full white draws about 60 mA."""
+POWER_BUDGET_AMPS = 2.0
+"""What a common 5 V supply leaves for the strip; brightness is capped to stay under it."""
+MAX_BRIGHTNESS = 0.5
+
+
+class SiteLike(Protocol):
+    """What the writer needs of a site (a game's ``Site`` fits; so does ``SiteSpec``)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SiteSpec:
+    id: str
+    label: str = ""
+    x: float = 0.0
+    y: float = 0.0
+
+
+def _quoted(text: str) -> str:
+    """A TOML basic string (JSON's escapes are a subset TOML reads the same way)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _brightness_cap(count: int) -> float:
+    return min(MAX_BRIGHTNESS, int(POWER_BUDGET_AMPS / (AMPS_PER_LED * count) * 100) / 100)
+
+
+def unique_sites(sites: Iterable[SiteLike]) -> list[SiteLike]:
+    """Sites in first-seen order, each id once (the union over player counts)."""
+    seen: set[str] = set()
+    result = []
+    for site in sites:
+        if site.id not in seen:
+            seen.add(site.id)
+            result.append(site)
+    return result
+
+
+def profile_text(
+    game_id: str,
+    game_name: str,
+    sites: Sequence[SiteLike],
+    *,
+    hub_url: str = DEFAULT_HUB_URL,
+    settle_ms: int = DEFAULT_SETTLE_MS,
+) -> str:
+    """The TOML of a default profile: reader ``n`` and LED ``n`` under the ``n``-th site."""
+    ordered = unique_sites(sites)
+    if not ordered:
+        raise ProfileError(f"{game_id}: a profile needs at least one site")
+    count = len(ordered)
+    cap = _brightness_cap(count)
+    lines = [
+        f"# {game_name}: the default profile, generated from the engine's own sites",
+        f"# (`tabletop profile new {game_id}`). One reader and one LED under each site,",
+        "# numbered in the game's site order. Edit the hub's port, the LED chain and the",
+        "# buttons to match your board; a profile in hardware/profiles/ wins over this one.",
+        f"name = {_quoted(game_name)}",
+        f"game = {_quoted(game_id)}",
+        f"settle_ms = {settle_ms}",
+        'web_token = "change-me-before-game-night"',
+        "",
+        "[hub]",
+        f"url = {_quoted(hub_url)}",
+        "baudrate = 115200",
+        "",
+        "[readers]",
+    ]
+    for number, site in enumerate(ordered):
+        label = " ".join(site.label.split())  # a comment ends at the line's end
+        where = f"{label}, " if label else ""
+        lines.append(f"{number} = {_quoted(site.id)}  # {where}at ({site.x:g}, {site.y:g})")
+    lines += [
+        "",
+        "[leds]",
+        'driver = "neopixel"      # "neopixel_spi" on a Raspberry Pi 5; "recording" in the '
+        "simulator",
+        'pin = "D18"',
+        f"count = {count}",
+        'pixel_order = "GRB"',
+        f"brightness = {cap}",
+        f"max_brightness = {cap}     # {count} LEDs at {cap} stay under "
+        f"{POWER_BUDGET_AMPS:g} A at full white",
+        "gamma = 2.2",
+        "",
+        "[leds.sites]             # one LED under each site",
+    ]
+    lines += [f"{_quoted(site.id)} = [{number}]" for number, site in enumerate(ordered)]
+    lines += [
+        "",
+        "[buttons]",
+        'pin_factory = "lgpio"',
+        "hold_seconds = 1.0",
+        "bounce_seconds = 0.05",
+        "",
+        "[buttons.pins]",
+        *(f"{role} = {pin}" for role, pin in DEFAULT_BUTTONS),
+        "",
+        "[colours]",
+        *(f'{name} = "{colour}"' for name, colour in DEFAULT_COLOURS),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def generated_profile(
+    game_id: str,
+    game_name: str,
+    sites: Sequence[SiteLike],
+    *,
+    hub_url: str = DEFAULT_HUB_URL,
+    settle_ms: int = DEFAULT_SETTLE_MS,
+) -> BoardProfile:
+    """The default profile, validated, without touching the disk."""
+    text = profile_text(game_id, game_name, sites, hub_url=hub_url, settle_ms=settle_ms)
+    source = Path(f"{game_id} (generated)")
+    return parse_profile(tomllib.loads(text), source, {site.id for site in sites})
