@@ -34,10 +34,15 @@ class Served:
         asyncio.set_event_loop(self.loop)
 
         async def main() -> None:
-            tasks = [asyncio.create_task(self.server.serve())]
+            background = None
             if self._background is not None:
-                tasks.append(asyncio.create_task(self._background()))
-            await asyncio.gather(*tasks, return_exceptions=True)
+                background = asyncio.create_task(self._background())
+            try:
+                await self.server.serve()
+            finally:  # the service runs forever: stop it with the server, not at join's timeout
+                if background is not None:
+                    background.cancel()
+                    await asyncio.gather(background, return_exceptions=True)
 
         self.loop.run_until_complete(main())
 

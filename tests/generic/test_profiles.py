@@ -1,0 +1,56 @@
+"""Every game has a board: the profile generated from its sites, or the shipped one, which wins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.cli import main
+from controller.cli.common import UserError
+from controller.cli.compose import load_board
+from controller.cli.profile_cmd import default_profile, game_sites
+from games.core.game import Game
+from hardware.profile import PROFILES_DIR, load_profile
+
+
+def every_site(game: Game[Any]) -> set[str]:
+    return {s.id for n in range(game.min_players, game.max_players + 1) for s in game.sites(n)}
+
+
+def test_the_generated_profile_loads_and_covers_every_site(game: Game[Any]) -> None:
+    profile = default_profile(game)
+    assert set(profile.sites) == every_site(game)
+    assert set(profile.leds.sites) == every_site(game)
+    assert profile.game == game.id
+    assert list(profile.sites) == [site.id for site in game_sites(game)]  # reader n: n-th site
+
+
+def test_the_written_profile_is_the_one_the_table_loads(game: Game[Any], tmp_path: Path,
+                                                        capsys) -> None:
+    path = tmp_path / f"{game.id}.toml"
+    assert main(["profile", "new", game.id, "--output", str(path)]) == 0
+    profile = load_profile(path, known_sites=every_site(game))
+    assert profile.sites == default_profile(game).sites
+    assert main(["profile", "new", game.id, "--output", str(path)]) == 2  # no silent overwrite
+    assert "--force" in capsys.readouterr().err
+    assert load_board(str(path)).sites == profile.sites
+
+
+def test_the_table_finds_a_board_for_the_game(game: Game[Any]) -> None:
+    """The shipped profile where there is one (it agrees with the generated one on the sites),
+    else the generated one."""
+    board = load_board(game.id)
+    assert set(board.sites) == every_site(game)
+    shipped = PROFILES_DIR / f"{game.id}.toml"
+    if shipped.exists():
+        assert board.source == shipped
+        assert set(default_profile(game).sites) == set(load_profile(shipped).sites)
+    else:
+        assert board.source.name == f"{game.id} (generated)"
+
+
+def test_a_name_that_is_neither_game_nor_profile_is_one_clear_error() -> None:
+    with pytest.raises(UserError, match=r"no profile 'no_such_game'.*games: "):
+        load_board("no_such_game")
