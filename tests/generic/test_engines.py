@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -79,3 +81,9 @@ def test_the_public_view_at_the_end_scores_the_same_if_the_game_takes_it(
     assert sheet == game.score(state)
     assert winners == game.winners(state)
 
+
+
+def test_games_come_from_this_checkout(game: Game[Any]) -> None:
+    """The engine under test is this project's, not an installed copy of another checkout."""
+    root = Path(__file__).resolve().parents[2]
+    assert Path(inspect.getfile(type(game))).resolve().is_relative_to(root / "games")
