@@ -21,8 +21,9 @@ def score_sheet(box: Box, players: Sequence[str], taken: Sequence[Sequence[str]]
                  for kind in box.kinds if (n := counts[kind.name])]
         if lucky is not None:
             n = counts[lucky[seat]]
-            lines.append(ScoreLine(f"lucky {lucky[seat]}: {n} × {box.lucky_bonus}",
-                                   n * box.lucky_bonus))
+            bonus = n * box.lucky_bonus
+            lines.append(ScoreLine(f"lucky {lucky[seat]}: {n} × {box.lucky_bonus} = {bonus}",
+                                   bonus))
         totals.append(sum(line.points for line in lines))
         sheets.append(tuple(lines))
     return ScoreSheet(tuple(players), tuple(totals), tuple(sheets))
