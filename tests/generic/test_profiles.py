@@ -54,3 +54,25 @@ def test_the_table_finds_a_board_for_the_game(game: Game[Any]) -> None:
 def test_a_name_that_is_neither_game_nor_profile_is_one_clear_error() -> None:
     with pytest.raises(UserError, match=r"no profile 'no_such_game'.*games: "):
         load_board("no_such_game")
+
+
+def test_without_a_shipped_profile_the_table_and_the_simulator_use_the_generated_one(
+    game: Game[Any], tmp_path: Path, monkeypatch, capsys,
+) -> None:
+    import hardware.profile
+    import simulator.virtual_table
+    from controller.cli import compose
+
+    monkeypatch.setattr(hardware.profile, "PROFILES_DIR", tmp_path)
+    monkeypatch.setattr(simulator.virtual_table, "PROFILES_DIR", tmp_path)
+    monkeypatch.setattr(compose, "_announced", set())
+    first, again = load_board(game.id), load_board(game.id)
+    assert first.source.name == f"{game.id} (generated)"
+    assert first.sites == again.sites == default_profile(game).sites
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "in memory" in err and "tabletop profile new" in err
+    table = simulator.virtual_table.VirtualTable.for_game(game.id)
+    try:
+        assert table.profile.sites == first.sites
+    finally:
+        table.close()
