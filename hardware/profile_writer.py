@@ -14,7 +14,7 @@ import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from .profile import BoardProfile, ProfileError, parse_profile
 
@@ -62,10 +62,13 @@ def _brightness_cap(count: int) -> float:
     return min(MAX_BRIGHTNESS, int(POWER_BUDGET_AMPS / (AMPS_PER_LED * count) * 100) / 100)
 
 
-def unique_sites(sites: Iterable[SiteLike]) -> list[SiteLike]:
+S = TypeVar("S", bound=SiteLike)
+
+
+def unique_sites(sites: Iterable[S]) -> list[S]:
     """Sites in first-seen order, each id once (the union over player counts)."""
     seen: set[str] = set()
-    result = []
+    result: list[S] = []
     for site in sites:
         if site.id not in seen:
             seen.add(site.id)
