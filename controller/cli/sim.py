@@ -55,7 +55,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_ai_argument(parser)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
-    parser.add_argument("--data", help="keep the journal here (default: a fresh temporary folder)")
+    parser.add_argument("--data", help="keep the journal here, --autoplay games included "
+                                       "(default: a fresh temporary folder)")
     parser.set_defaults(run=run)
 
 
@@ -177,7 +178,8 @@ def autoplay(args: argparse.Namespace) -> int:
     results = []
     for number in range(args.games):
         with tempfile.TemporaryDirectory(prefix="tabletop-autoplay-") as scratch:
-            results.append(asyncio.run(autoplay_one(game.id, players, options, Path(scratch),
+            data = data_dir(args.data) if args.data else Path(scratch)
+            results.append(asyncio.run(autoplay_one(game.id, players, options, data,
                                                     args.seed + number, args.mistakes, ai)))
         progress(f"autoplay: {number + 1}/{args.games} games")
     progress_done()
