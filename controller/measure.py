@@ -162,7 +162,7 @@ async def led_latency(events: int, rate: float,
             registry.enroll(uid, f"tiki:{tiki}")
             hub.uids[reader] = uid
         service.tracker.settle_seconds = 0.0
-        service.table.new_game(["anna", "ben"], {"edition": "gamewright"})
+        service.new_game(["anna", "ben"], {"edition": "gamewright"})
         pushes: list[float] = []
         relight = service.relight
 
@@ -175,7 +175,7 @@ async def led_latency(events: int, rate: float,
         service.relight = timed_relight  # type: ignore[method-assign]
         task = asyncio.create_task(service.run())
         await service.link.wait_connected(10)
-        while service.table.status()["phase"] != "play":
+        while service.table.status().phase != "play":
             await asyncio.sleep(0.01)
         written: list[float] = []
         latencies: list[float] = []

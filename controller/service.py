@@ -31,7 +31,10 @@ from hardware.protocol import (
 from hardware.registry import uid_hex
 
 from . import lighting
-from .table import AdviceRequest, NothingToConfirm, Table
+from . import status as report
+from .advice import AdviceRequest
+from .errors import AiUnavailable, NothingToConfirm
+from .table import Table
 from .tracker import Tracker
 
 log = logging.getLogger(__name__)
@@ -61,7 +64,7 @@ class TableService:
         self.readers: dict[int, dict[str, Any]] = {
             reader: {"site": site, "status": "unknown"} for reader, site in profile.readers.items()
         }
-        self.heartbeat: dict[str, int] | None = None
+        self.heartbeat: report.Heartbeat | None = None
         self.buttons: asyncio.Queue[ButtonEvent] = asyncio.Queue()
         self.roles: dict[str, str] = {}
         self.led_sites = frozenset(profile.leds.sites)
@@ -69,7 +72,7 @@ class TableService:
         self.sweep: tuple[lighting.SweepStep, ...] = ()
         self.sweep_started = 0.0
         self._changed = asyncio.Event()
-        self._subscribers: set[asyncio.Queue[dict[str, Any]]] = set()
+        self._subscribers: set[asyncio.Queue[report.Status]] = set()
         self.pushed_at: float | None = None
         """clock() of the last LED frame actually pushed (for the latency benchmark)."""
         self.advisor = advisor or ai_advisor(table)
@@ -130,9 +133,10 @@ class TableService:
                 state = event.status.name.lower()
                 self.table.log("hardware", f"reader {event.reader} ({site}): {state}")
             elif isinstance(event, Heartbeat):
-                self.heartbeat = {"uptime_ms": event.uptime_ms, "scan_cycles": event.scan_cycles,
-                                  "crc_errors": event.crc_errors,
-                                  "missed_reads": event.missed_reads, "cycle_us": event.cycle_us}
+                self.heartbeat = report.Heartbeat(
+                    uptime_ms=event.uptime_ms, scan_cycles=event.scan_cycles,
+                    crc_errors=event.crc_errors, missed_reads=event.missed_reads,
+                    cycle_us=event.cycle_us)
                 continue  # nothing on the table changed
             elif isinstance(event, LinkUp):
                 firmware = event.hello.firmware_version
@@ -204,51 +208,101 @@ class TableService:
         self.publish()
         self._think()
 
-    async def private_hint(self, seat: int, token: str) -> dict[str, Any]:
-        """The AI's move for ``seat``, for that player's phone only (nothing lit or logged)."""
-        request = self.table.private_hint_request(seat, token)
-        if self.advisor is None:
-            raise NothingToConfirm("hints need the AI: pip install '.[ai]'")
-        advice = await asyncio.to_thread(self.advisor, request)
-        if not self.table.started or request.state is not self.table.state:
-            raise NothingToConfirm("the table moved on while the AI thought: ask again")
-        return {"action": advice.action, "values": advice.values,
-                "seconds": round(advice.seconds, 3), "simulations": advice.simulations}
-
     async def _consume_buttons(self) -> None:
         while True:
             event = await self.buttons.get()
             self.press(event.role, event.kind)
 
+    # -- commands: the one way the page, the API, the buttons and the CLI change the table --
     def new_game(self, players: list[str], options: dict[str, str] | None = None,
-                 ai: dict[str, int] | None = None) -> None:
-        """Start a game (the page, ``tabletop run``); AI seats need the AI installed."""
+                 ai: dict[str, int] | None = None) -> str:
+        """Start a game (any game in progress is aborted and stays in the journal)."""
         if ai and self.advisor is None:
             raise BadSetup("AI players need OpenSpiel: pip install '.[ai]'")
         self.table.new_game(players, options, ai)
         self.judge()
+        return f"new game: {', '.join(players)}"
 
-    def request_hint(self) -> str:
-        """Ask the AI for the move of the player on turn (the hint button, the page)."""
+    def confirm(self) -> str:
+        """Take back, pick the first reading, or make the one silent action waiting."""
+        return self._then_judge(self.table.confirm())
+
+    def undo(self, steps: int = 1) -> str:
+        """Take back ``steps`` visible steps; the table is not read until it changes."""
+        return self._then_judge(self.table.undo(steps))
+
+    def choose(self, index: int) -> str:
+        """Pick reading ``index`` of the several the board could mean."""
+        return self._then_judge(self.table.choose(index))
+
+    def hint(self) -> str:
+        """Ask the AI for the move of the player on turn; it is lit and shown when found."""
         if self.advisor is None:
-            raise NothingToConfirm("hints need the AI: pip install '.[ai]'")
-        return self.table.request_hint()
+            raise AiUnavailable("hints need the AI: pip install '.[ai]'")
+        return self._then_judge(self.table.request_hint())
+
+    def abort(self) -> str:
+        """End the running game as aborted; it stays in the journal."""
+        self.table.abort()
+        return self._then_judge("game aborted")
+
+    def claim_seat(self, seat: int) -> str:
+        """A secret token for the first phone that asks for ``seat``'s private view."""
+        token = self.table.claim_seat(seat)
+        self.publish()
+        return token
+
+    def release_seats(self) -> str:
+        self.table.release_seats()
+        self.publish()
+        return "all seats released"
+
+    def private_view(self, seat: int, token: str) -> dict[str, Any]:
+        """What only ``seat``'s player may see (needs the token its claim returned)."""
+        return self.table.private_view(seat, token)
+
+    async def private_hint(self, seat: int, token: str) -> report.PrivateHint:
+        """The AI's move for ``seat``, for that player's phone only (nothing lit or logged)."""
+        request = self.table.private_hint_request(seat, token)
+        if self.advisor is None:
+            raise AiUnavailable("hints need the AI: pip install '.[ai]'")
+        advice = await asyncio.to_thread(self.advisor, request)
+        if not self.table.started or request.state is not self.table.state:
+            raise NothingToConfirm("the table moved on while the AI thought: ask again")
+        return report.PrivateHint(action=advice.action, values=advice.values,
+                                  seconds=round(advice.seconds, 3),
+                                  simulations=advice.simulations)
 
     def press(self, role: str, kind: str = "press") -> str:
-        """A button (or the page): confirm, undo (hold: undo without a restored table), ..."""
+        """A button gesture: the command the profile maps it to (refusals are logged)."""
+        command = self.profile.buttons.gestures.get(f"{kind} {role}")
+        if command is None:
+            return f"{kind} {role} does nothing on this table"
         try:
-            if role == "confirm":
-                result = self.table.confirm()
-            elif role == "undo":
-                result = self.table.undo(1)
-            elif role == "hint":
-                result = self.request_hint()
-            else:
-                return f"the {role} button does nothing in this game yet"
+            return getattr(self, command)()
         except NothingToConfirm as error:
-            result = str(error)
+            self.table.log("button", f"{kind} {role}: {error}")
+            self.publish()
+            return str(error)
+
+    def _then_judge(self, message: str) -> str:
         self.judge()
-        return result
+        return message
+
+    # -- what the page reads ------------------------------------------------------------------
+    def sites(self) -> report.Sites:
+        """The game's sensed sites with drawing coordinates."""
+        game = self.table.game
+        players = len(self.table.players) or game.max_players
+        return report.Sites(game=game.id, name=game.name, sites=[
+            report.SiteInfo(id=s.id, x=s.x, y=s.y, label=s.label) for s in game.sites(players)])
+
+    def games(self) -> list[report.GameInfo]:
+        """The game this table referees, its player counts and options."""
+        game = self.table.game
+        return [report.GameInfo(id=game.id, name=game.name, min_players=game.min_players,
+                                max_players=game.max_players,
+                                options={spec.name: list(spec.choices) for spec in game.options})]
 
     # -- lights -------------------------------------------------------------------------------
     def relight(self) -> None:
@@ -284,45 +338,47 @@ class TableService:
             self._show(self.clock())
 
     # -- status for the page ----------------------------------------------------------------------
-    def status(self) -> dict[str, Any]:
-        status = self.table.status()
+    def status(self) -> report.Status:
         health = self.link.health()
-        status["observed_board"] = self.tracker.board
-        status["unknown_tags"] = [{"site": t.site, "uid": t.uid} for t in self.tracker.unknown]
-        status["leds"] = {site: "#{:02x}{:02x}{:02x}".format(*colour)
-                          for site, colour in self.led_colours.items()}
-        status["roles"] = self.roles
         thinking = self.thinking
-        status["thinking"] = None
-        if thinking is not None and self.table.started and thinking.state is self.table.state:
-            status["thinking"] = {"kind": thinking.kind,
-                                  "player": self.table.players[thinking.seat]}
-        status["ai_available"] = self.advisor is not None
-        sweep = self._sweep_roles(self.clock())
-        if sweep is not None:
+        if thinking is None or not self.table.started or thinking.state is not self.table.state:
+            thinking = None
+        sweep = None
+        if self._sweep_roles(self.clock()) is not None:
             step = self.sweep[int((self.clock() - self.sweep_started) / 1.5)]
-            status["sweep"] = {"player": step.player, "text": step.text, "points": step.points,
-                               "sites": list(step.sites)}
-        status["hardware"] = {
-            "hub": {
-                "url": health.url, "connected": health.connected, "frames": health.frames,
-                "crc_errors": health.crc_errors, "dropped": health.dropped, "gaps": health.gaps,
-                "reconnects": health.reconnects, "last_error": health.last_error,
-                "firmware": health.hello.firmware_version if health.hello else None,
-            },
-            "readers": [{"reader": n, **info} for n, info in sorted(self.readers.items())],
-            "heartbeat": self.heartbeat,
-            "leds": {"count": self.profile.leds.count,
-                     "pushes": getattr(self.lights, "pushes", None)},
-        }
-        return status
+            sweep = report.Sweep(player=step.player, text=step.text, points=step.points,
+                                 sites=list(step.sites))
+        return report.Status(
+            **dict(self.table.status()),
+            observed_board=self.tracker.board,
+            unknown_tags=[report.UnknownTag(site=t.site, uid=t.uid) for t in self.tracker.unknown],
+            leds={site: "#{:02x}{:02x}{:02x}".format(*colour)
+                  for site, colour in self.led_colours.items()},
+            roles=self.roles,
+            thinking=report.Thinking(kind=thinking.kind, player=self.table.players[thinking.seat])
+            if thinking is not None else None,
+            ai_available=self.advisor is not None,
+            sweep=sweep,
+            hardware=report.Hardware(
+                hub=report.HubHealth(
+                    url=health.url, connected=health.connected, frames=health.frames,
+                    crc_errors=health.crc_errors, dropped=health.dropped, gaps=health.gaps,
+                    reconnects=health.reconnects, last_error=health.last_error,
+                    firmware=health.hello.firmware_version if health.hello else None),
+                readers=[report.ReaderHealth(reader=n, **info)
+                         for n, info in sorted(self.readers.items())],
+                heartbeat=self.heartbeat,
+                leds=report.LedHealth(count=self.profile.leds.count,
+                                      pushes=getattr(self.lights, "pushes", None)),
+            ),
+        )
 
-    def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=8)
+    def subscribe(self) -> asyncio.Queue[report.Status]:
+        queue: asyncio.Queue[report.Status] = asyncio.Queue(maxsize=8)
         self._subscribers.add(queue)
         return queue
 
-    def unsubscribe(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+    def unsubscribe(self, queue: asyncio.Queue[report.Status]) -> None:
         self._subscribers.discard(queue)
 
     def publish(self) -> None:

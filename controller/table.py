@@ -1,21 +1,23 @@
 """One game at the table: the state, its history, the journal, and what the referee decided.
 
 Synchronous and free of I/O except the journal, so it is tested directly; the service feeds
-it settled boards and button presses. Every accepted action is committed to the journal
-before the state (and so the LEDs) moves on.
+it settled boards and commands. Every accepted action is committed to the journal before the
+state (and so the LEDs) moves on. The AI's seats and advice are kept by ``advice.AdviceBook``,
+the phones' seat claims by ``seats.SeatClaims``.
 """
 
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core.errors import BadSetup, IllegalAction
-from games.core.game import CHANCE, Game
+from games.core.game import CHANCE, Game, Sentence
 
+from . import status as report
+from .advice import Advice, AdviceBook, AdviceRequest, ai_seats
+from .errors import NoGameRunning, NothingToConfirm
 from .journal import Journal, StoredGame
 from .referee import (
     Accept,
@@ -31,44 +33,12 @@ from .referee import (
     decide,
     pretty,
 )
+from .seats import SeatClaims
 
 MAX_TAKE_BACK = 12
 """How many positions back a restored table is recognised as a take-back request."""
 PUBLIC_LED_SAMPLES = 8
 """Redrawn hands whose legal sites are lit too, when the real hand is secret."""
-HINT_SIMULATIONS = 200
-"""The hint's strength (simulations per move); the AI's default strength too."""
-MAX_SIMULATIONS = 20_000
-
-
-class NothingToConfirm(IllegalAction):
-    """A confirm, choice or undo with nothing waiting for it."""
-
-
-@dataclass(frozen=True, slots=True)
-class AdviceRequest:
-    """A move the AI should think about: for an AI seat (``ai``) or a hint (``hint``)."""
-
-    kind: str
-    seat: int
-    state: Any
-    options: Mapping[str, str]
-    simulations: int
-    seed: int
-    """Fixed by game and position, so a restart brings back the same advice."""
-
-
-@dataclass(frozen=True, slots=True)
-class Advice:
-    """The AI's move for the position ``state`` (the table's state when it was asked)."""
-
-    kind: str
-    seat: int
-    state: Any
-    action: str
-    values: dict[str, float]
-    seconds: float
-    simulations: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,14 +62,9 @@ class Table:
         self.decision: Decision = NoChange()
         self.events: list[Event] = []
         self.last_board: dict[str, str] = {}
-        self.seat_tokens: dict[int, str] = {}
-        """Who holds which seat's private view (see claim_seat); cleared with every new game."""
-        self.ai: dict[int, int] = {}
-        """Seats the AI plays, with its strength (simulations per move)."""
-        self.hint_simulations = HINT_SIMULATIONS
-        self.advice: Advice | None = None
-        self._hint_for: Any = None
-        """The state a hint was asked for (a hint is for one position only)."""
+        self.seats = SeatClaims()
+        """Who holds which seat's private view; cleared with every new game."""
+        self.book = AdviceBook(game)
         self._restricted: tuple[Any, str | None, Successors] | None = None
         self._held_board: dict[str, str] | None = None
         """After an undo: the board as it was, not to be read again until the table changes."""
@@ -112,10 +77,9 @@ class Table:
         """Start a game; ``ai`` names the players the AI plays, with its strength."""
         state = self.game.initial(players, options)  # refuses bad input before touching disk
         options = self.game.check_options(options)
-        seats = _ai_seats(players, ai or {})
+        seats = ai_seats(players, ai or {})
         self.game_id = self.journal.start(self.game.id, list(players), options, seats)
-        self._begin(tuple(players), options, state, ())
-        self.ai = seats
+        self._begin(tuple(players), options, state, seats)
         names = [f"{name} (AI)" if seat in seats else name for seat, name in enumerate(players)]
         self.log("game", f"new game of {self.game.name}: {', '.join(names)}")
         self._draw_hidden_chance()
@@ -124,20 +88,18 @@ class Table:
         """Replay a journalled game (after a restart or a power cut)."""
         state = self.game.initial(stored.players, stored.options)
         self.game_id = stored.id
-        self._begin(stored.players, stored.options, state, ())
-        self.ai = dict(stored.ai)
+        self._begin(stored.players, stored.options, state, stored.ai)
         for action in stored.actions:
             self._advance(action, self.game.apply(self.state, action))
         self.log("game", f"resumed after {len(stored.actions)} actions")
         self._draw_hidden_chance()
 
     def _begin(self, players: tuple[str, ...], options: dict[str, str], state: Any,
-               actions: tuple[str, ...]) -> None:
+               ai: Mapping[int, int]) -> None:
         self.players, self.options = players, options
-        self.seat_tokens = {}
-        self.ai = {}
-        self.advice = None
-        self.states, self.actions = [state], list(actions)
+        self.seats.release_all()
+        self.book.reset(ai)
+        self.states, self.actions = [state], []
         self.decision = NoChange()
         self._successors = None
 
@@ -148,6 +110,11 @@ class Table:
     @property
     def state(self) -> Any:
         return self.states[-1]
+
+    @property
+    def ai(self) -> dict[int, int]:
+        """Seats the AI plays, with its strength (simulations per move)."""
+        return self.book.seats
 
     @property
     def _all_successors(self) -> Successors:
@@ -253,6 +220,7 @@ class Table:
     # -- players' inputs (buttons and the page) --------------------------------------------
     def confirm(self) -> str:
         """The confirm button: take back, pick the first reading, or do a silent action."""
+        self._require_game()
         if isinstance(self.decision, TakeBack):
             return self._drop(self._actions_back(self.decision.steps))
         if isinstance(self.decision, Choose):
@@ -264,6 +232,7 @@ class Table:
         raise NothingToConfirm("nothing is waiting for a confirmation")
 
     def choose(self, index: int) -> str:
+        self._require_game()
         if not isinstance(self.decision, Choose):
             raise NothingToConfirm("there is no choice to make")
         if not 0 <= index < len(self.decision.successors):
@@ -274,6 +243,7 @@ class Table:
 
     def undo(self, steps: int = 1) -> str:
         """Take back ``steps`` visible steps (with the secret draws that followed them)."""
+        self._require_game()
         count = 0
         for _ in range(steps):
             while count < len(self.actions) and self._is_hidden_chance_step(
@@ -360,58 +330,30 @@ class Table:
     # -- the AI: its seats' moves and hints ------------------------------------------------
     def request_hint(self) -> str:
         """The hint button: ask the AI for the move of the player on turn."""
-        seat = self._seat_for_a_hint()
-        self._hint_for = self.state
-        advice = self.current_advice()
-        if advice is not None:
-            return f"hint for {self.players[seat]}: {advice.action}"
-        return f"thinking about a hint for {self.players[seat]}"
+        self._require_game()
+        return self.book.ask_hint(self.state, self.players)
 
     def private_hint_request(self, seat: int, token: str) -> AdviceRequest:
         """A hint for one phone only: nothing is lit, logged or shown to the table."""
-        self.private_view(seat, token)  # raises PermissionError for a phone without the seat
-        if self._seat_for_a_hint() != seat:
-            raise NothingToConfirm(f"it is not {self.players[seat]}'s turn")
-        return AdviceRequest("hint", seat, self.state, self.options, self.hint_simulations,
-                             self._seed())
-
-    def _seat_for_a_hint(self) -> int:
-        if not self.started or self.game.is_terminal(self.state):
-            raise NothingToConfirm("no game is running: there is nothing to hint")
-        seat = self.game.actor(self.state)
-        if seat < 0:
-            raise NothingToConfirm("no player is on turn: the table deals or draws now")
-        if seat in self.ai:
-            raise NothingToConfirm(f"{self.players[seat]} is played by the AI")
-        return seat
+        self.private_view(seat, token)  # raises SeatNotHeld for a phone without the seat
+        return self.book.private_hint_request(self.state, self.players, seat, self.options,
+                                              self._seed())
 
     def _seed(self) -> int:
         return (self.game_id or 0) * 1_000_003 + len(self.actions)
 
     def advice_request(self) -> AdviceRequest | None:
         """What the AI should think about now, if anything (the service runs it off-loop)."""
-        if not self.started or self.game.is_terminal(self.state):
+        if not self.started:
             return None
-        seat = self.game.actor(self.state)
-        if seat < 0 or self.current_advice() is not None:
-            return None
-        seed = self._seed()
-        if seat in self.ai:
-            return AdviceRequest("ai", seat, self.state, self.options, self.ai[seat], seed)
-        if self._hint_for is self.state:
-            return AdviceRequest("hint", seat, self.state, self.options, self.hint_simulations,
-                                 seed)
-        return None
+        return self.book.request(self.state, self.options, self._seed())
 
     def receive_advice(self, request: AdviceRequest, action: str, values: Mapping[str, float],
                        seconds: float, simulations: int) -> bool:
         """Keep the AI's answer if the table is still where it was asked; False if it moved on."""
-        if not self.started or request.state is not self.state:
+        if not self.started or not self.book.receive(self.state, request, action, values,
+                                                     seconds, simulations):
             return False
-        if action not in self.game.legal_actions(self.state):
-            raise ValueError(f"the AI chose {action!r}, which is not legal here")
-        self.advice = Advice(request.kind, request.seat, request.state, action, dict(values),
-                             seconds, simulations)
         who = self.players[request.seat]
         if request.kind == "ai":
             self.log("ai", f"{who} (AI) plays {action}: please make this move for them")
@@ -420,66 +362,37 @@ class Table:
         return True
 
     def current_advice(self) -> Advice | None:
-        advice = self.advice
-        if advice is None or not self.started or advice.state is not self.state:
-            return None
-        return advice
+        return self.book.current(self.state) if self.started else None
 
     def advice_sites(self) -> set[str]:
         """The sites the advised move changes (lit in the advice colour)."""
-        advice = self.current_advice()
-        if advice is None:
-            return set()
-        every = self._all_successors
-        for successor in every.changing:
-            if successor.action == advice.action:
-                return changed_sites(every.board, successor.board)
-        return set()
-
-    def _advice_status(self) -> dict[str, Any] | None:
-        advice = self.current_advice()
-        if advice is None:
-            return None
-        sites = self.advice_sites()
-        return {
-            "kind": advice.kind,
-            "player": self.players[advice.seat],
-            "action": advice.action,
-            "sites": sorted(sites),
-            "how": "make this move on the table" if sites else "press confirm",
-            # How the other moves fared would show an AI seat's hand; a hint is the asker's.
-            "values": dict(list(advice.values.items())[:5]) if advice.kind == "hint" else {},
-            "seconds": round(advice.seconds, 3),
-            "simulations": advice.simulations,
-        }
+        return self.book.sites(self.state, self._all_successors) if self.started else set()
 
     # -- private views: each player's phone -------------------------------------------------
     def claim_seat(self, seat: int) -> str:
         """A secret token for the first phone that asks for this seat's private view."""
-        if not self.started or not 0 <= seat < len(self.players):
-            raise NothingToConfirm(f"there is no seat {seat} in this game")
-        if seat in self.seat_tokens:
-            raise NothingToConfirm(
-                f"{self.players[seat]}'s seat is taken; the table's owner can release it")
-        token = secrets.token_urlsafe(16)
-        self.seat_tokens[seat] = token
+        self._require_game()
+        token = self.seats.claim(seat, self.players)
         self.log("seat", f"{self.players[seat]} joined on a phone")
         return token
 
     def private_view(self, seat: int, token: str) -> dict[str, Any]:
-        held = self.seat_tokens.get(seat)
-        if held is None or not secrets.compare_digest(held, token):
-            raise PermissionError("this phone does not hold that seat")
+        self._require_game()
+        self.seats.check(seat, token)
         return self.game.view(self.state, seat)
 
     def release_seats(self) -> None:
-        self.seat_tokens = {}
+        self.seats.release_all()
         self.log("seat", "all seats released")
+
+    def _require_game(self) -> None:
+        if not self.started:
+            raise NoGameRunning("no game is running")
 
     def abort(self) -> None:
         """End the running game as aborted; it stays in the journal."""
         if self.game_id is None or not self.started:
-            raise NothingToConfirm("no game is running")
+            raise NoGameRunning("no game is running")
         self.journal.end(self.game_id, "aborted")
         self.log("game", "game aborted")
         self.states.clear()
@@ -493,73 +406,75 @@ class Table:
         del self.events[:-50]
 
     # -- status for the page and the API ----------------------------------------------------
-    def status(self) -> dict[str, Any]:
+    def status(self) -> report.GameStatus:
+        events = [report.Event(kind=e.kind, text=e.text) for e in self.events[-12:]]
         if not self.started:
-            return {"game": self.game.id, "started": False, "phase": None, "to_act": None,
-                    "events": [{"kind": e.kind, "text": e.text} for e in self.events[-12:]]}
-        view = self.game.view(self.state, None)
-        actor = self.game.actor(self.state)
-        sheet = self.game.score(self.state)
+            return report.GameStatus(game=self.game.id, started=False, events=events)
+        state, players = self.state, self.players
+        finished = self.game.is_terminal(state)
+        seat = self.game.to_act(state)
         decision = self.decision
-        status: dict[str, Any] = {
-            "game": self.game.id,
-            "game_id": self.game_id,
-            "started": True,
-            "players": list(self.players),
-            "options": self.options,
-            "phase": view.get("phase"),
-            "to_act": view.get("to_act", self.players[actor] if actor >= 0 else None),
-            "finished": self.game.is_terminal(self.state),
-            "moves": len(self.actions),
-            "last_action": self._last_visible_action(),
-            "view": view,
-            "expected_board": self.expected_board,
-            "legal": self._public_legal_actions(),
-            "scores": sheet.to_json(),
-            "winners": [self.players[s] for s in self.game.winners(self.state)]
-            if self.game.is_terminal(self.state) else [],
-            "decision": type(decision).__name__,
-            "discrepancy": None,
-            "prompt": None,
-            "progress": None,
-            "ai_seats": [self.players[seat] for seat in sorted(self.ai)],
-            "advice": self._advice_status(),
-            "events": [{"kind": e.kind, "text": e.text} for e in self.events[-12:]],
-        }
-        if isinstance(decision, Discrepancy):
-            status["discrepancy"] = {
-                "message": decision.message,
-                "wrong_sites": [w.site for w in decision.wrong],
-                "sites": [{"site": w.site, "expected": w.expected, "seen": w.seen,
-                           "advice": w.advice()} for w in decision.wrong],
-            }
-        elif isinstance(decision, Choose):
-            status["prompt"] = {"kind": "choose",
-                                "options": [s.action for s in decision.successors]}
-        elif isinstance(decision, TakeBack):
-            status["prompt"] = {"kind": "undo", "steps": decision.steps}
-        elif isinstance(decision, InProgress):
-            status["progress"] = {
-                "targets": list(decision.targets),
-                "active": list(decision.active),
-                "actions": [s.action for s in decision.successors][:20],
-                "message": f"go on: {', '.join(pretty(t) for t in decision.targets[:6])}",
-            }
-        return status
+        return report.GameStatus(
+            game=self.game.id,
+            game_id=self.game_id,
+            started=True,
+            players=list(players),
+            options=self.options,
+            phase=self.game.phase(state),
+            to_act=players[seat] if seat is not None else None,
+            step=_step(self.game.describe_step(state)),
+            finished=finished,
+            moves=len(self.actions),
+            last_action=self._last_visible_action(),
+            view=self.game.view(state, None),
+            expected_board=self.expected_board,
+            legal=self._public_legal_actions(),
+            scores=report.Scores(**self.game.score(state).to_json()),
+            winners=[players[s] for s in self.game.winners(state)] if finished else [],
+            decision=type(decision).__name__,
+            discrepancy=_discrepancy(decision),
+            prompt=_prompt(decision),
+            progress=_progress(decision),
+            seats=[report.Seat(seat=n, player=name, ai=self.ai.get(n),
+                               on_a_phone=self.seats.held(n)) for n, name in enumerate(players)],
+            ai_seats=[players[n] for n in sorted(self.ai)],
+            advice=self.book.report(state, players, self._all_successors),
+            events=events,
+        )
 
 
-def _ai_seats(players: Sequence[str], ai: Mapping[str, int]) -> dict[int, int]:
-    """Player names the AI plays to seats; refuses unknown names and bad strengths."""
-    seats = {}
-    for name, simulations in ai.items():
-        if name not in players:
-            raise BadSetup(f"the AI cannot play {name!r}: not among the players "
-                           f"({', '.join(players)})")
-        if not isinstance(simulations, int) or not 1 <= simulations <= MAX_SIMULATIONS:
-            raise BadSetup(f"the AI's strength is 1 to {MAX_SIMULATIONS} simulations per move, "
-                           f"not {simulations!r}")
-        seats[list(players).index(name)] = simulations
-    return seats
+def _step(sentence: Sentence | str) -> report.Step:
+    if isinstance(sentence, Sentence):
+        return report.Step(text=str(sentence), template=sentence.template,
+                           args=dict(sentence.args))
+    return report.Step(text=sentence, template=sentence)
+
+
+def _discrepancy(decision: Decision) -> report.DiscrepancyReport | None:
+    if not isinstance(decision, Discrepancy):
+        return None
+    return report.DiscrepancyReport(
+        message=decision.message,
+        wrong_sites=[w.site for w in decision.wrong],
+        sites=[report.WrongSiteReport(site=w.site, expected=w.expected, seen=w.seen,
+                                      advice=w.advice()) for w in decision.wrong])
+
+
+def _prompt(decision: Decision) -> report.Prompt | None:
+    if isinstance(decision, Choose):
+        return report.Prompt(kind="choose", options=[s.action for s in decision.successors])
+    if isinstance(decision, TakeBack):
+        return report.Prompt(kind="undo", steps=decision.steps)
+    return None
+
+
+def _progress(decision: Decision) -> report.Progress | None:
+    if not isinstance(decision, InProgress):
+        return None
+    return report.Progress(
+        targets=list(decision.targets), active=list(decision.active),
+        actions=[s.action for s in decision.successors][:20],
+        message=f"go on: {', '.join(pretty(t) for t in decision.targets[:6])}")
 
 
 def _guidance(expected: Mapping[str, str], seen: Mapping[str, str]) -> Discrepancy:

@@ -10,21 +10,27 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, HTTPException
-from fastapi.responses import HTMLResponse
+from fastapi import Depends, FastAPI, Header, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 from sse_starlette.sse import EventSourceResponse
 
 from games.core.errors import GameError
 
+from .errors import NothingToConfirm, SeatNotHeld
 from .service import TableService
-from .table import NothingToConfirm
+from .status import Done, GameInfo, PrivateHint, SeatToken, Sites, Status
 
 STATIC = Path(__file__).parent / "static"
+REFUSALS: tuple[tuple[type[Exception], int], ...] = (
+    (NothingToConfirm, 409),  # before GameError: it is one
+    (GameError, 422),
+    (SeatNotHeld, 403),
+)
+"""Why the service refused a command, as the HTTP status that says so."""
 
 
 class NewGame(BaseModel):
@@ -45,19 +51,25 @@ class Choice(BaseModel):
     index: int = Field(ge=0, le=100)
 
 
-class SeatToken(BaseModel):
-    seat: int
-    token: str
+def seat_token(x_seat_token: Annotated[str | None, Header()] = None) -> str:
+    """A phone's claim on a seat, sent as ``X-Seat-Token``."""
+    if not x_seat_token:
+        raise HTTPException(401, "send the seat's token as 'X-Seat-Token'")
+    return x_seat_token
 
 
-class Done(BaseModel):
-    ok: bool
-    message: str
+SeatKey = Annotated[str, Depends(seat_token)]
 
 
 def create_app(service: TableService, token: str) -> FastAPI:
     app = FastAPI(title="tabletop", description="The smart table's status and controls.",
                   version="0.1.0")
+
+    @app.exception_handler(GameError)
+    @app.exception_handler(SeatNotHeld)
+    async def refused(request: Request, error: Exception) -> JSONResponse:
+        code = next(code for kind, code in REFUSALS if isinstance(error, kind))
+        return JSONResponse({"detail": str(error)}, status_code=code)
 
     def authorised(authorization: Annotated[str | None, Header()] = None) -> None:
         if not authorization or not authorization.startswith("Bearer "):
@@ -73,42 +85,39 @@ def create_app(service: TableService, token: str) -> FastAPI:
     def page() -> str:
         return (STATIC / "status.html").read_text(encoding="utf-8")
 
+    @app.get("/player", response_class=HTMLResponse, include_in_schema=False)
+    def player_page() -> str:
+        return (STATIC / "player.html").read_text(encoding="utf-8")
+
     @app.get("/api/status")
-    async def status() -> dict[str, Any]:
+    async def status() -> Status:
         """Everything the page shows: game, decision, scores, events, hardware health."""
         return service.status()
 
     @app.get("/api/sites")
-    def sites() -> dict[str, Any]:
+    async def sites() -> Sites:
         """The game's sensed sites with drawing coordinates."""
-        game = service.table.game
-        players = len(service.table.players) or game.max_players
-        return {"game": game.id, "name": game.name,
-                "sites": [{"id": s.id, "x": s.x, "y": s.y, "label": s.label}
-                          for s in game.sites(players)]}
+        return service.sites()
 
     @app.get("/api/games")
-    def games() -> list[dict[str, Any]]:
+    async def games() -> list[GameInfo]:
         """The game this table referees, its player counts and options."""
-        game = service.table.game
-        return [{"id": game.id, "name": game.name, "min_players": game.min_players,
-                 "max_players": game.max_players,
-                 "options": {spec.name: list(spec.choices) for spec in game.options}}]
+        return service.games()
 
     @app.get("/api/events")
     async def events() -> EventSourceResponse:
-        """Server-sent events: one ``status`` event now and after every change."""
+        """Server-sent events: one ``status`` event (a Status) now and after every change."""
         queue = service.subscribe()
 
         async def stream():
             try:
-                yield {"event": "status", "data": json.dumps(service.status())}
+                yield {"event": "status", "data": service.status().model_dump_json()}
                 while True:
                     try:
                         status = await asyncio.wait_for(queue.get(), timeout=15)
                     except TimeoutError:
                         status = service.status()
-                    yield {"event": "status", "data": json.dumps(status)}
+                    yield {"event": "status", "data": status.model_dump_json()}
             finally:
                 service.unsubscribe(queue)
 
@@ -117,84 +126,47 @@ def create_app(service: TableService, token: str) -> FastAPI:
     @app.post("/api/game", dependencies=guard)
     async def new_game(body: NewGame) -> Done:
         """Start a new game (any game in progress is aborted and stays in the journal)."""
-        try:
-            service.new_game(body.players, body.options, body.ai)
-        except GameError as error:
-            raise HTTPException(422, str(error)) from None
-        return Done(ok=True, message=f"new game: {', '.join(body.players)}")
+        return Done(ok=True, message=service.new_game(body.players, body.options, body.ai))
 
     @app.post("/api/confirm", dependencies=guard)
     async def confirm() -> Done:
-        return _act(service.table.confirm)
+        """Take back, pick the first reading, or make the one silent action waiting."""
+        return Done(ok=True, message=service.confirm())
 
     @app.post("/api/undo", dependencies=guard)
     async def undo(body: Steps) -> Done:
-        return _act(lambda: service.table.undo(body.steps))
+        return Done(ok=True, message=service.undo(body.steps))
 
     @app.post("/api/hint", dependencies=guard)
     async def hint() -> Done:
         """Ask the AI for the move of the player on turn; it is lit and shown when found."""
-        return _act(service.request_hint)
+        return Done(ok=True, message=service.hint())
 
     @app.post("/api/choose", dependencies=guard)
     async def choose(body: Choice) -> Done:
-        return _act(lambda: service.table.choose(body.index))
+        return Done(ok=True, message=service.choose(body.index))
 
-    @app.get("/player", response_class=HTMLResponse, include_in_schema=False)
-    def player_page() -> str:
-        return (STATIC / "player.html").read_text(encoding="utf-8")
+    @app.post("/api/abort", dependencies=guard)
+    async def abort() -> Done:
+        return Done(ok=True, message=service.abort())
 
     @app.post("/api/seats/{seat}/claim")
     async def claim_seat(seat: int) -> SeatToken:
         """The first phone to ask gets this seat's private view (hand, secret cards)."""
-        try:
-            return SeatToken(seat=seat, token=service.table.claim_seat(seat))
-        except NothingToConfirm as error:
-            raise HTTPException(409, str(error)) from None
+        return SeatToken(seat=seat, token=service.claim_seat(seat))
 
     @app.get("/api/seats/{seat}/view")
-    async def private_view(seat: int, x_seat_token: Annotated[str | None, Header()] = None
-                     ) -> dict[str, Any]:
+    async def private_view(seat: int, key: SeatKey) -> dict[str, Any]:
         """What only this seat's player may see; needs the token the claim returned."""
-        if not x_seat_token:
-            raise HTTPException(401, "send the seat's token as 'X-Seat-Token'")
-        if not service.table.started:
-            raise HTTPException(409, "no game is running")
-        try:
-            return service.table.private_view(seat, x_seat_token)
-        except PermissionError as error:
-            raise HTTPException(403, str(error)) from None
+        return service.private_view(seat, key)
 
     @app.post("/api/seats/{seat}/hint")
-    async def private_hint(seat: int, x_seat_token: Annotated[str | None, Header()] = None
-                           ) -> dict[str, Any]:
+    async def private_hint(seat: int, key: SeatKey) -> PrivateHint:
         """The AI's move for this seat, shown only to the phone holding it (needs its token)."""
-        if not x_seat_token:
-            raise HTTPException(401, "send the seat's token as 'X-Seat-Token'")
-        try:
-            return await service.private_hint(seat, x_seat_token)
-        except PermissionError as error:
-            raise HTTPException(403, str(error)) from None
-        except NothingToConfirm as error:
-            raise HTTPException(409, str(error)) from None
+        return await service.private_hint(seat, key)
 
     @app.post("/api/seats/release", dependencies=guard)
     async def release_seats() -> Done:
-        service.table.release_seats()
-        return Done(ok=True, message="all seats released")
-
-    @app.post("/api/abort", dependencies=guard)
-    async def abort() -> Done:
-        return _act(lambda: (service.table.abort(), "game aborted")[1])
-
-    def _act(step) -> Done:
-        if not service.table.started:
-            raise HTTPException(409, "no game is running")
-        try:
-            message = step()
-        except NothingToConfirm as error:
-            raise HTTPException(409, str(error)) from None
-        service.judge()
-        return Done(ok=True, message=message)
+        return Done(ok=True, message=service.release_seats())
 
     return app

@@ -25,6 +25,12 @@ REQUIRED_COLOURS = ("legal", "active", "wrong", "score", "idle")
 OPTIONAL_COLOURS: dict[str, tuple[int, int, int]] = {"advice": (170, 0, 255)}
 """Colours a profile may leave out, with their defaults (older profiles lack them)."""
 REQUIRED_BUTTONS = ("confirm", "undo")
+BUTTON_COMMANDS = ("confirm", "undo", "hint", "abort")
+"""The service's commands a button gesture may give (the controller's TableService methods)."""
+DEFAULT_GESTURES = {"press confirm": "confirm", "press undo": "undo", "hold undo": "undo",
+                    "press hint": "hint"}
+"""Used for every gesture a profile's ``[buttons.gestures]`` leaves out, if its button exists."""
+_GESTURE = re.compile(r"^(press|hold) (\S+)$")
 BCM_PINS = range(0, 28)
 _ROLE = re.compile(r"^[a-z][a-z0-9_:-]*$")
 _HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -62,6 +68,8 @@ class ButtonSettings:
     bounce_seconds: float
     pins: Mapping[str, int]
     """Role (confirm, undo, hint, player:1, ...) to BCM GPIO number."""
+    gestures: Mapping[str, str]
+    """``"press ROLE"`` or ``"hold ROLE"`` to the command it gives (one of BUTTON_COMMANDS)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +106,12 @@ class _Checker:
     def fail(self, where: str, message: str) -> ProfileError:
         return ProfileError(f"{self.source.name}: {where}: {message}")
 
-    def table(self, data: Mapping[str, Any], key: str, where: str = "") -> dict[str, Any]:
+    def table(self, data: Mapping[str, Any], key: str, where: str = "",
+              optional: bool = False) -> dict[str, Any]:
         path = f"{where}.{key}" if where else key
         if key not in data:
+            if optional:
+                return {}
             raise self.fail(f"[{path}]", "this table is missing")
         value = data[key]
         if not isinstance(value, dict):
@@ -226,7 +237,8 @@ def _leds(check: _Checker, data: dict[str, Any], sites: Collection[str]) -> LedS
 
 def _buttons(check: _Checker, data: dict[str, Any]) -> ButtonSettings:
     table = check.table(data, "buttons")
-    check.known_keys(table, ("pin_factory", "hold_seconds", "bounce_seconds", "pins"), "[buttons]")
+    check.known_keys(table, ("pin_factory", "hold_seconds", "bounce_seconds", "pins", "gestures"),
+                     "[buttons]")
     pins: dict[str, int] = {}
     used: dict[int, str] = {}
     for role, pin in check.table(table, "pins", "buttons").items():
@@ -242,6 +254,19 @@ def _buttons(check: _Checker, data: dict[str, Any]) -> ButtonSettings:
     missing = [role for role in REQUIRED_BUTTONS if role not in pins]
     if missing:
         raise check.fail("[buttons.pins]", f"every table needs these buttons: {', '.join(missing)}")
+    gestures = {gesture: command for gesture, command in DEFAULT_GESTURES.items()
+                if gesture.split()[1] in pins}
+    for gesture, command in check.table(table, "gestures", "buttons", optional=True).items():
+        where = f"[buttons.gestures] {gesture!r}"
+        match = _GESTURE.match(gesture)
+        if not match:
+            raise check.fail(where, "a gesture is 'press ROLE' or 'hold ROLE', e.g. 'hold undo'")
+        if match.group(2) not in pins:
+            raise check.fail(where, f"there is no {match.group(2)!r} button in [buttons.pins]")
+        if command not in BUTTON_COMMANDS:
+            raise check.fail(where, f"a button can give {', '.join(BUTTON_COMMANDS)}, "
+                                    f"not {command!r}")
+        gestures[gesture] = command
     return ButtonSettings(
         pin_factory=check.choice(table, "pin_factory", "[buttons]", PIN_FACTORIES, default="lgpio"),
         hold_seconds=float(
@@ -251,6 +276,7 @@ def _buttons(check: _Checker, data: dict[str, Any]) -> ButtonSettings:
             check.number(table, "bounce_seconds", "[buttons]", 0.0, 0.5, default=0.05)
         ),
         pins=MappingProxyType(pins),
+        gestures=MappingProxyType(gestures),
     )
 
 

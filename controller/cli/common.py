@@ -65,7 +65,7 @@ def progress_done() -> None:
 
 def parse_ai(values: list[str] | None, players: list[str]) -> dict[str, int]:
     """``--ai ben`` or ``--ai ben:400`` (repeatable): AI players and their simulations a move."""
-    from controller.table import HINT_SIMULATIONS, MAX_SIMULATIONS
+    from controller.advice import HINT_SIMULATIONS, MAX_SIMULATIONS
 
     seats: dict[str, int] = {}
     for value in values or []:

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from controller.table import HINT_SIMULATIONS
+from controller.advice import HINT_SIMULATIONS
 from games.core.errors import IllegalAction
 from games.core.game import CHANCE, Game
 from games.registry import get_game

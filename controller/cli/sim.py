@@ -157,7 +157,7 @@ async def run_scenario(path: Path, data: Path) -> int:
     players = scenario.players or ("anna", "ben")
     game.initial(players, dict(scenario.options))
     async with running(game.id, data, players, scenario.options) as (table, service):
-        runner = ScenarioRunner(table, service.status,
+        runner = ScenarioRunner(table, lambda: service.status().model_dump(mode="json"),
                                 settle=lambda: settled(table, service))
         report = await runner.run(scenario)
     for line in report.lines():
@@ -238,7 +238,7 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
         for action in result.record["actions"]:
             replayed = game.apply(replayed, action)
         engine = game.score(replayed).to_json()["scores"]
-        table_scores = service.table.status()["scores"]["scores"]
+        table_scores = service.status().scores.scores
         return {**result.summary(), "seed": seed, "controller_scores": table_scores,
                 "ai_moves": ai_moves,
                 "scores_match": engine == table_scores,

@@ -11,9 +11,11 @@ import random
 import pytest
 
 from controller import lighting
+from controller.advice import AdviceRequest
+from controller.errors import NothingToConfirm
 from controller.journal import Journal
 from controller.referee import Discrepancy, NoChange
-from controller.table import AdviceRequest, NothingToConfirm, Table
+from controller.table import Table
 from games.core.errors import BadSetup
 from games.registry import get_game
 
@@ -73,8 +75,8 @@ def test_only_the_ai_move_is_accepted_and_it_is_lit_in_the_advice_colour(journal
                           table.advice_sites())
     assert {site for site, role in roles.items() if role == "advice"} == sites
     status = table.status()
-    assert status["advice"]["action"] == chosen and status["advice"]["player"] == "anna"
-    assert status["ai_seats"] == ["anna"]
+    assert status.advice.action == chosen and status.advice.player == "anna"
+    assert status.ai_seats == ["anna"]
     # Another legal move is refused and changes nothing; the AI's move is accepted.
     assert isinstance(table.observe(other_board), Discrepancy)
     assert table.actions[-1] != other

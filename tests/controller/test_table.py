@@ -6,9 +6,11 @@ import random
 
 import pytest
 
+from controller.errors import NothingToConfirm
 from controller.journal import Journal
 from controller.referee import Choose, Discrepancy, InProgress, NoChange, TakeBack
-from controller.table import NothingToConfirm, Table
+from controller.status import Prompt
+from controller.table import Table
 from games.core.errors import BadSetup
 from games.core.playout import random_step
 from games.registry import get_game
@@ -30,33 +32,32 @@ def table(tmp_path) -> Table:
 
 
 def test_building_the_stack_deals_the_secrets_and_starts_play(table: Table) -> None:
-    assert table.status()["phase"] == "build"
+    assert table.status().phase == "build"
     decision = table.observe(stack_board(STACK))
     assert decision == NoChange()
     status = table.status()
-    assert status["phase"] == "play" and status["to_act"] == "anna"
+    assert status.phase == "play" and status.to_act == "anna"
     assert table.actions[0] == "build " + " ".join(STACK)
     assert [a.split()[0] for a in table.actions[1:]] == ["mission"] * 2 + ["aside"] * 2
     assert table.journal.active().actions == tuple(table.actions)
 
 
 def test_the_public_status_never_shows_a_secret_deal(table: Table) -> None:
-    import json
 
     table.observe(stack_board(STACK))
-    text = json.dumps(table.status())
+    text = table.status().model_dump_json()
     for secret in table.actions[1:]:  # the missions and set-aside cards just drawn
         assert secret not in text
-    assert table.status()["last_action"] == table.actions[0]
+    assert table.status().last_action == table.actions[0]
     assert "the table dealt a secret card" in text
-    assert table.status()["legal"] is None  # anna's moves would show her hand
+    assert table.status().legal is None  # anna's moves would show her hand
 
 
 def test_legal_moves_are_public_when_nothing_is_hidden(tmp_path) -> None:
     table = Table(GAME, Journal(tmp_path / "j.sqlite3"), random.Random(1))
     table.new_game(["anna", "ben"], {"edition": "gamewright"})  # no cards set aside
     table.observe(stack_board(STACK))
-    legal = table.status()["legal"]
+    legal = table.status().legal
     assert legal is not None and "up1 wikiwiki" in legal and "toast" not in legal
 
 
@@ -76,8 +77,8 @@ def test_a_move_is_journalled_and_a_wrong_board_changes_nothing(table: Table) ->
     decision = table.observe({**stack_board(moved), "pad:play": "card:blue:up1"})  # not anna's
     assert isinstance(decision, Discrepancy)
     status = table.status()
-    assert status["discrepancy"]["wrong_sites"] == ["pad:play"]
-    assert "card blue:up1" in status["discrepancy"]["message"]
+    assert status.discrepancy.wrong_sites == ["pad:play"]
+    assert "card blue:up1" in status.discrepancy.message
     assert table.actions == before
 
 
@@ -88,7 +89,7 @@ def test_a_restored_position_is_an_undo_confirmed_by_the_button(table: Table) ->
     assert len(table.actions) == played + 1
     decision = table.observe(stack_board(STACK))
     assert decision == TakeBack(1)
-    assert table.status()["prompt"] == {"kind": "undo", "steps": 1}
+    assert table.status().prompt == Prompt(kind="undo", steps=1)
     assert table.confirm() == "up1 wikiwiki"
     assert len(table.actions) == played
     assert table.journal.active().actions == tuple(table.actions)
@@ -99,7 +100,7 @@ def test_a_restored_position_is_an_undo_confirmed_by_the_button(table: Table) ->
 def test_undo_from_the_page_takes_the_secret_draws_along(table: Table) -> None:
     table.observe(stack_board(STACK))
     assert table.undo(1) == "build " + " ".join(STACK)
-    assert table.actions == [] and table.status()["phase"] == "build"
+    assert table.actions == [] and table.status().phase == "build"
     with pytest.raises(NothingToConfirm):
         table.undo(1)
 
@@ -140,7 +141,7 @@ def test_a_whole_game_through_the_table_scores_like_the_engine(tmp_path) -> None
     for action in table.journal.games()[-1].actions:
         replayed = GAME.apply(replayed, action)
     assert GAME.score(replayed) == GAME.score(table.state)
-    assert table.status()["winners"] and table.journal.active() is None
+    assert table.status().winners and table.journal.active() is None
     assert table.events[-1].kind == "end"
 
 
@@ -149,7 +150,7 @@ def test_bad_players_are_refused_before_anything_is_stored(tmp_path) -> None:
     with pytest.raises(BadSetup):
         table.new_game(["solo"], {})
     assert table.journal.games() == []
-    assert table.status()["started"] is False
+    assert table.status().started is False
 
 
 def test_the_lit_targets_do_not_depend_on_a_secret_hand(table: Table) -> None:

@@ -63,7 +63,7 @@ def test_a_game_is_started_played_undone_and_aborted(client: TestClient, service
     assert service.table.journal.games() == []
     assert client.post("/api/game", json={"players": ["anna", "ben"]}, headers=AUTH).json()["ok"]
     status = client.get("/api/status").json()
-    assert status["phase"] == "build" and status["to_act"] == "chance"
+    assert status["phase"] == "build" and status["to_act"] is None  # the table builds
     # The players build the stack: readers 0-8 see the tikis (as the hub's snapshot says).
     service.tracker.snapshot({n: f"aabbcc{n:02x}" for n in range(9)}, now=0.0)
     service.judge()
@@ -149,4 +149,4 @@ def test_a_private_hint_needs_the_seats_token_and_the_turn(client: TestClient, s
     assert client.post("/api/seats/0/hint", headers={"X-Seat-Token": ben}).status_code == 403
     response = client.post("/api/seats/1/hint", headers={"X-Seat-Token": ben})
     assert response.status_code == 409  # the stack is not built: nobody is on turn
-    assert service.table.advice is None
+    assert service.table.current_advice() is None

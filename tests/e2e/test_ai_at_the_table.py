@@ -51,20 +51,20 @@ def test_an_ai_seat_move_is_lit_checked_and_accepted(tmp_path) -> None:
             service.new_game(["anna", "ben"], {"edition": "gamewright"}, {"anna": 30})
             await build(table, service)
             game = service.table.game
-            assert service.status()["ai_seats"] == ["anna"]
+            assert service.status().ai_seats == ["anna"]
             advice = await advice_of(service, "ai")
             state = service.table.state
             assert advice.action in game.legal_actions(state)
             status = service.status()
-            assert status["advice"]["action"] == advice.action
-            sites = set(status["advice"]["sites"])
+            assert status.advice.action == advice.action
+            sites = set(status.advice.sites)
             assert sites
             await lit_in_advice_colour(table, sites)
             before = known(table.board())
             other = next(a for a in game.legal_actions(state) if a != advice.action)
             perform(table, game.board(game.apply(state, other)))
             await settled(table, service)
-            assert service.status()["discrepancy"] is not None  # not the AI's move
+            assert service.status().discrepancy is not None  # not the AI's move
             assert service.table.actions[-1] != other
             perform(table, before)
             await settled(table, service)
@@ -81,11 +81,11 @@ def test_the_hint_button_lights_a_move_for_the_player_on_turn(tmp_path) -> None:
         async with running_table(tmp_path, options={"edition": "gamewright"}) as (table,
                                                                                    service):
             await build(table, service)
-            assert service.status()["to_act"] == "anna"
+            assert service.status().to_act == "anna"
             await table.buttons.press("hint")
             advice = await advice_of(service, "hint")
             assert advice.seat == 0
-            assert service.status()["advice"]["kind"] == "hint"
+            assert service.status().advice.kind == "hint"
             await lit_in_advice_colour(table, service.table.advice_sites())
             # A hint is advice, not a rule: anna may play something else.
             game = service.table.game
@@ -119,8 +119,8 @@ def test_an_ai_that_fails_is_reported_once_and_the_table_goes_on(tmp_path) -> No
             assert len(calls) == 1  # not asked again for the same position
             assert any("the AI could not think: out of memory" in e.text
                        for e in service.table.events)
-            assert service.status()["thinking"] is None
-            assert service.status()["phase"] == "play"
+            assert service.status().thinking is None
+            assert service.status().phase == "play"
 
     play(scenario)
 
@@ -134,7 +134,7 @@ def test_without_the_ai_installed_ai_seats_and_hints_say_what_to_install(tmp_pat
             service.advisor = None
             await build(table, service)
             assert service.press("hint") == "hints need the AI: pip install '.[ai]'"
-            assert service.status()["ai_available"] is False
+            assert service.status().ai_available is False
             with pytest.raises(BadSetup, match=r"pip install '\.\[ai\]'"):
                 service.new_game(["anna", "ben"], {}, {"ben": 10})
             assert service.table.ai == {}

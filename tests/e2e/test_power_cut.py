@@ -6,7 +6,6 @@ service runs as `tabletop run` in a child process with a recording LED strip and
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import signal
@@ -19,6 +18,7 @@ from pathlib import Path
 
 from controller.journal import Journal
 from controller.referee import Successors
+from controller.status import Status
 from games.core.game import CHANCE
 from games.registry import get_game
 from hardware.profile import find_profile
@@ -61,7 +61,7 @@ class Service:
         while True:
             try:
                 status = self.status()
-                if status["hardware"]["hub"]["connected"]:
+                if status.hardware.hub.connected:
                     return time.monotonic() - began
             except OSError:
                 pass
@@ -71,9 +71,9 @@ class Service:
                 raise TimeoutError("the service did not come up")
             time.sleep(0.05)
 
-    def status(self) -> dict:
+    def status(self) -> Status:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/status", timeout=2) as r:
-            return json.load(r)
+            return Status.model_validate_json(r.read())
 
     def kill(self) -> None:
         assert self.process is not None
@@ -141,14 +141,14 @@ def test_kill_9_at_random_points_loses_no_accepted_move(tmp_path) -> None:
             resumes.append(service.start())
             wait_for(lambda a=action, n=count: len(journalled(data)) > n
                      and journalled(data)[n] == a)
-            wait_for(lambda: service.status()["decision"] == "NoChange")
+            wait_for(lambda: service.status().decision == "NoChange")
         assert kills == KILLS
         status = service.status()
-        assert status["expected_board"] == status["observed_board"]
+        assert status.expected_board == status.observed_board
         replayed = GAME.initial(["anna", "ben"])
         for action in journalled(data):
             replayed = GAME.apply(replayed, action)
-        assert status["moves"] == len(journalled(data))
+        assert status.moves == len(journalled(data))
         print(f"resume after kill -9: median {sorted(resumes)[len(resumes) // 2]:.2f} s, "
               f"max {max(resumes):.2f} s over {len(resumes)} kills")
     finally:

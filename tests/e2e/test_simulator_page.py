@@ -58,7 +58,7 @@ def test_a_move_played_with_the_mouse_reaches_the_referee(browser, served, scree
     page = browser.new_page(viewport={"width": 1000, "height": 900})
     page.goto(f"{server.url}/sim")
     page.wait_for_selector("g.piece[data-site='stack:9']")
-    until(lambda: server.call(lambda: service.status()["to_act"]) == "anna")
+    until(lambda: server.call(lambda: service.status().to_act) == "anna")
     # anna: up1 on wikiwiki. Card from the box to the pad, then swap the two tikis by hand.
     drag(page, page.locator("#box .tile[data-piece='card:red:up1']"),
          page.locator("g.site[data-site='pad:play'] rect").first)
@@ -70,7 +70,7 @@ def test_a_move_played_with_the_mouse_reaches_the_referee(browser, served, scree
     page.wait_for_selector("g.piece[data-site='stack:1'][data-piece='tiki:wikiwiki']")
     drag(page, page.locator("#box .tile[data-piece='tiki:nani']"),
          page.locator("g.site[data-site='stack:2'] rect").first)
-    until(lambda: server.call(lambda: service.status()["last_action"]) == "up1 wikiwiki")
+    until(lambda: server.call(lambda: service.status().last_action) == "up1 wikiwiki")
     assert table.board()["stack:1"] == "tiki:wikiwiki"
     assert server.call(lambda: service.table.actions[-1]) == "up1 wikiwiki"
     page.wait_for_selector("g.site[data-led='legal']")  # the LEDs now light ben's options

@@ -189,7 +189,7 @@ def test_a_private_hint_shows_only_on_the_players_phone(browser, table) -> None:
     legal = served.call(lambda: service.table.game.legal_actions(service.table.state))
     assert suggestion in legal
     status = served.call(service.status)
-    assert status["advice"] is None and "advice" not in status["roles"].values()
-    assert suggestion not in str(status["events"])  # the table never saw it
+    assert status.advice is None and "advice" not in status.roles.values()
+    assert suggestion not in str(status.events)  # the table never saw it
     anna.close()
     ben.close()

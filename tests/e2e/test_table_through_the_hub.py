@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from controller.status import Prompt, UnknownTag
 from simulator.virtual_hub import LinkFaults
 
 from .harness import perform, play, running_table, settled
@@ -31,11 +32,11 @@ def test_a_move_is_refereed_and_lit(tmp_path) -> None:
     async def scenario() -> None:
         async with running_table(tmp_path) as (table, service):
             await build(table, service)
-            assert service.status()["phase"] == "play"
-            assert service.status()["to_act"] == "anna"
+            assert service.status().phase == "play"
+            assert service.status().to_act == "anna"
             await up1_wikiwiki(table, service)
             assert service.table.actions[-1] == "up1 wikiwiki"
-            assert service.status()["to_act"] == "ben"
+            assert service.status().to_act == "ben"
             assert service.table.journal.active().actions[-1] == "up1 wikiwiki"
 
     play(scenario)
@@ -50,7 +51,7 @@ def test_a_wrong_board_changes_nothing_and_blinks_the_wrong_sites(tmp_path) -> N
             table.put("tiki:kapu", "pad:play")  # a tiki on the card pad
             await settled(table, service)
             status = service.status()
-            assert status["discrepancy"]["wrong_sites"] == ["pad:play", "stack:9"]
+            assert status.discrepancy.wrong_sites == ["pad:play", "stack:9"]
             assert service.table.actions == before
             await asyncio.sleep(0.6)  # let the 4 Hz blink show up in the recorded frames
             assert table.led("pad:play") == "wrong"
@@ -58,7 +59,7 @@ def test_a_wrong_board_changes_nothing_and_blinks_the_wrong_sites(tmp_path) -> N
             table.lift("pad:play")
             table.put("tiki:kapu", "stack:9")
             await settled(table, service)
-            assert service.status()["discrepancy"] is None
+            assert service.status().discrepancy is None
 
     play(scenario)
 
@@ -75,14 +76,14 @@ def test_restoring_the_table_and_pressing_confirm_undoes(tmp_path) -> None:
             table.put("tiki:nani", "stack:1")
             table.put("tiki:wikiwiki", "stack:2")
             await settled(table, service)
-            assert service.status()["prompt"] == {"kind": "undo", "steps": 1}
+            assert service.status().prompt == Prompt(kind="undo", steps=1)
             await table.press("confirm")
             for _ in range(100):
                 if len(service.table.actions) == count - 1:
                     break
                 await asyncio.sleep(0.02)
             assert len(service.table.actions) == count - 1
-            assert service.status()["to_act"] == "anna"
+            assert service.status().to_act == "anna"
 
     play(scenario)
 
@@ -131,11 +132,49 @@ def test_an_unknown_tag_is_reported_not_guessed(tmp_path) -> None:
             await build(table, service)
             table.put_tag("04deadbeef0001", "pad:play")
             for _ in range(100):
-                if service.status()["unknown_tags"]:
+                if service.status().unknown_tags:
                     break
                 await asyncio.sleep(0.02)
-            assert service.status()["unknown_tags"] == [{"site": "pad:play",
-                                                         "uid": "04DEADBEEF0001"}]
-            assert service.status()["phase"] == "play"
+            assert service.status().unknown_tags == [UnknownTag(site="pad:play",
+                                                                uid="04DEADBEEF0001")]
+            assert service.status().phase == "play"
+
+    play(scenario)
+
+
+def test_holding_the_undo_button_takes_back_the_last_move(tmp_path) -> None:
+    """The profile's default gestures: a hold of undo (gpiozero mock pins) is an undo too."""
+    async def scenario() -> None:
+        async with running_table(tmp_path) as (table, service):
+            assert service.profile.buttons.gestures["hold undo"] == "undo"
+            await build(table, service)
+            await up1_wikiwiki(table, service)
+            count = len(service.table.actions)
+            await table.hold("undo", 1500)
+            for _ in range(100):
+                if len(service.table.actions) < count:
+                    break
+                await asyncio.sleep(0.02)
+            assert service.table.actions[-1] != "up1 wikiwiki"
+            assert len(service.table.actions) == count - 1
+            assert service.status().to_act == "anna"
+            assert list(service.table.journal.active().actions) == service.table.actions
+
+    play(scenario)
+
+
+def test_a_refused_button_command_is_logged_and_changes_nothing(tmp_path) -> None:
+    async def scenario() -> None:
+        async with running_table(tmp_path) as (table, service):
+            await build(table, service)
+            before = list(service.table.actions)
+            await table.press("confirm")  # nothing waits for a confirmation
+            for _ in range(100):
+                if service.status().events[-1].kind == "button":
+                    break
+                await asyncio.sleep(0.02)
+            assert service.status().events[-1].text == (
+                "press confirm: nothing is waiting for a confirmation")
+            assert service.table.actions == before
 
     play(scenario)

@@ -84,6 +84,9 @@ MISTAKES = [
     ("buttons/pins/Big Red", 20, "roles are lower-case names"),
     ("buttons/pins/undo", DELETE, "every table needs these buttons: undo"),
     ("buttons/pin_factory", "pigpio", "'pigpio' is not one of lgpio"),
+    ("buttons/gestures", {"tap undo": "undo"}, "a gesture is 'press ROLE' or 'hold ROLE'"),
+    ("buttons/gestures", {"hold reset": "abort"}, "there is no 'reset' button"),
+    ("buttons/gestures", {"hold undo": "explode"}, "a button can give confirm, undo, hint, "),
     ("colours/legal", "green", "a colour is '#rrggbb'"),
     ("colours/legal", [0, 300, 0], "a colour is '#rrggbb'"),
     ("colours/idle", DELETE, "missing colours: idle"),
@@ -102,6 +105,17 @@ def test_mistakes_are_named_with_file_and_key(path: str, value: Any, message: st
         parse_profile(change(path, value), TIKI, TIKI_SITES)
     assert message in str(caught.value)
     assert str(caught.value).startswith("tiki_topple.toml: ")
+
+
+def test_button_gestures_default_to_the_usual_commands_and_can_be_changed() -> None:
+    profile = parse_profile(base(), TIKI, TIKI_SITES)
+    assert dict(profile.buttons.gestures) == {"press confirm": "confirm", "press undo": "undo",
+                                              "hold undo": "undo", "press hint": "hint"}
+    changed = parse_profile(change("buttons/gestures", {"hold hint": "abort"}), TIKI, TIKI_SITES)
+    assert changed.buttons.gestures["hold hint"] == "abort"
+    assert changed.buttons.gestures["press hint"] == "hint"  # the rest stay as they were
+    without_hint = parse_profile(change("buttons/pins/hint", DELETE), TIKI, TIKI_SITES)
+    assert "press hint" not in without_hint.buttons.gestures
 
 
 def test_file_level_errors(tmp_path: Path) -> None:

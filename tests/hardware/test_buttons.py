@@ -19,6 +19,7 @@ SETTINGS = ButtonSettings(
     hold_seconds=0.2,
     bounce_seconds=0.0,
     pins=MappingProxyType({"confirm": 5, "undo": 6, "player:1": 20}),
+    gestures=MappingProxyType({}),
 )
 
 
@@ -73,7 +74,8 @@ def test_long_push_is_a_hold_and_not_also_a_press(factory: MockFactory) -> None:
 
 def test_bounces_within_the_debounce_time_are_one_press(factory: MockFactory) -> None:
     seen = Recorder()
-    settings = ButtonSettings("mock", 1.0, 0.05, MappingProxyType({"confirm": 5, "undo": 6}))
+    settings = ButtonSettings("mock", 1.0, 0.05, MappingProxyType({"confirm": 5, "undo": 6}),
+                              MappingProxyType({}))
     panel = ButtonPanel(settings, seen, factory)
     pin = factory.pin(5)
     for _ in range(4):  # contact chatter on the way down

@@ -1,0 +1,166 @@
+"""The AI at the table: which seats it plays, the hint asked for, and the move it advised.
+
+The table's state machine asks this book what the AI should think about next and hands it the
+answer; the search itself runs in the service's worker thread. Advice belongs to one position:
+once the table moves on it is gone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.core.errors import BadSetup
+from games.core.game import Game
+
+from .errors import NothingToConfirm
+from .referee import Successors, changed_sites
+from .status import AdviceReport
+
+HINT_SIMULATIONS = 200
+"""The hint's strength (simulations per move); the AI's default strength too."""
+MAX_SIMULATIONS = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class AdviceRequest:
+    """A move the AI should think about: for an AI seat (``ai``) or a hint (``hint``)."""
+
+    kind: str
+    seat: int
+    state: Any
+    options: Mapping[str, str]
+    simulations: int
+    seed: int
+    """Fixed by game and position, so a restart brings back the same advice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The AI's move for the position ``state`` (the table's state when it was asked)."""
+
+    kind: str
+    seat: int
+    state: Any
+    action: str
+    values: dict[str, float]
+    seconds: float
+    simulations: int
+
+
+def ai_seats(players: Sequence[str], ai: Mapping[str, int]) -> dict[int, int]:
+    """Player names the AI plays to seats; refuses unknown names and bad strengths."""
+    seats = {}
+    for name, simulations in ai.items():
+        if name not in players:
+            raise BadSetup(f"the AI cannot play {name!r}: not among the players "
+                           f"({', '.join(players)})")
+        if not isinstance(simulations, int) or not 1 <= simulations <= MAX_SIMULATIONS:
+            raise BadSetup(f"the AI's strength is 1 to {MAX_SIMULATIONS} simulations per move, "
+                           f"not {simulations!r}")
+        seats[list(players).index(name)] = simulations
+    return seats
+
+
+class AdviceBook:
+    """The AI's seats, the pending hint and the latest advice for one game."""
+
+    def __init__(self, game: Game[Any]) -> None:
+        self.game = game
+        self.seats: dict[int, int] = {}
+        """Seats the AI plays, with its strength (simulations per move)."""
+        self.hint_simulations = HINT_SIMULATIONS
+        self.advice: Advice | None = None
+        self._hint_for: Any = None
+        """The state a hint was asked for (a hint is for one position only)."""
+
+    def reset(self, seats: Mapping[int, int]) -> None:
+        self.seats = dict(seats)
+        self.advice = None
+        self._hint_for = None
+
+    def current(self, state: Any) -> Advice | None:
+        """The advice for ``state``, if the AI has given one for exactly this position."""
+        advice = self.advice
+        if advice is None or advice.state is not state:
+            return None
+        return advice
+
+    def seat_for_a_hint(self, state: Any, players: Sequence[str]) -> int:
+        if self.game.is_terminal(state):
+            raise NothingToConfirm("no game is running: there is nothing to hint")
+        seat = self.game.actor(state)
+        if seat < 0:
+            raise NothingToConfirm("no player is on turn: the table deals or draws now")
+        if seat in self.seats:
+            raise NothingToConfirm(f"{players[seat]} is played by the AI")
+        return seat
+
+    def ask_hint(self, state: Any, players: Sequence[str]) -> str:
+        """The hint button: ask for the move of the player on turn (answered off the loop)."""
+        seat = self.seat_for_a_hint(state, players)
+        self._hint_for = state
+        advice = self.current(state)
+        if advice is not None:
+            return f"hint for {players[seat]}: {advice.action}"
+        return f"thinking about a hint for {players[seat]}"
+
+    def private_hint_request(self, state: Any, players: Sequence[str], seat: int,
+                             options: Mapping[str, str], seed: int) -> AdviceRequest:
+        """A hint for one phone only: nothing is lit, logged or shown to the table."""
+        if self.seat_for_a_hint(state, players) != seat:
+            raise NothingToConfirm(f"it is not {players[seat]}'s turn")
+        return AdviceRequest("hint", seat, state, options, self.hint_simulations, seed)
+
+    def request(self, state: Any, options: Mapping[str, str], seed: int) -> AdviceRequest | None:
+        """What the AI should think about now, if anything."""
+        if self.game.is_terminal(state):
+            return None
+        seat = self.game.actor(state)
+        if seat < 0 or self.current(state) is not None:
+            return None
+        if seat in self.seats:
+            return AdviceRequest("ai", seat, state, options, self.seats[seat], seed)
+        if self._hint_for is state:
+            return AdviceRequest("hint", seat, state, options, self.hint_simulations, seed)
+        return None
+
+    def receive(self, state: Any, request: AdviceRequest, action: str,
+                values: Mapping[str, float], seconds: float, simulations: int) -> bool:
+        """Keep the AI's answer if the table is still where it was asked; False if it moved on."""
+        if request.state is not state:
+            return False
+        if action not in self.game.legal_actions(state):
+            raise ValueError(f"the AI chose {action!r}, which is not legal here")
+        self.advice = Advice(request.kind, request.seat, request.state, action, dict(values),
+                             seconds, simulations)
+        return True
+
+    def sites(self, state: Any, every: Successors) -> set[str]:
+        """The sites the advised move changes (lit in the advice colour)."""
+        advice = self.current(state)
+        if advice is None:
+            return set()
+        for successor in every.changing:
+            if successor.action == advice.action:
+                return changed_sites(every.board, successor.board)
+        return set()
+
+    def report(self, state: Any, players: Sequence[str], every: Successors
+               ) -> AdviceReport | None:
+        advice = self.current(state)
+        if advice is None:
+            return None
+        sites = self.sites(state, every)
+        return AdviceReport(
+            kind=advice.kind,  # type: ignore[arg-type]
+            player=players[advice.seat],
+            action=advice.action,
+            sites=sorted(sites),
+            how="make this move on the table" if sites else "press confirm",
+            # How the other moves fared would show an AI seat's hand; a hint is the asker's.
+            values=dict(list(advice.values.items())[:5]) if advice.kind == "hint" else {},
+            seconds=round(advice.seconds, 3),
+            simulations=advice.simulations,
+        )

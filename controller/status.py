@@ -1,0 +1,235 @@
+"""What the page, the SSE stream and the API report, as typed models.
+
+One model per shape, shared by everyone who reads it: the service builds them, the web layer
+returns them (so ``/openapi.json`` documents them), the page and the tests read the same fields.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Board = dict[str, str]
+"""Site id to piece id; empty sites are left out."""
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Event(Model):
+    """A line of the page's list of last events."""
+
+    kind: str
+    text: str
+
+
+class Step(Model):
+    """The current step in one sentence; ``template`` and ``args`` let a page translate it."""
+
+    text: str
+    template: str
+    args: dict[str, str] = Field(default_factory=dict)
+
+
+class Scores(Model):
+    scores: dict[str, int]
+    """Player name to running (or final) total."""
+    lines: dict[str, list[str]]
+    """Player name to the lines the total is made of."""
+
+
+class WrongSiteReport(Model):
+    site: str
+    expected: str | None
+    seen: str | None
+    advice: str
+
+
+class DiscrepancyReport(Model):
+    message: str
+    wrong_sites: list[str]
+    sites: list[WrongSiteReport]
+
+
+class Prompt(Model):
+    """A question only a person can answer: which reading (``choose``) or take back (``undo``)."""
+
+    kind: Literal["choose", "undo"]
+    options: list[str] = Field(default_factory=list)
+    steps: int | None = None
+
+
+class Progress(Model):
+    """A step under way: the sites still to change."""
+
+    targets: list[str]
+    active: list[str]
+    actions: list[str]
+    message: str
+
+
+class AdviceReport(Model):
+    """The AI's move for an AI seat (``ai``) or a hint (``hint``)."""
+
+    kind: Literal["ai", "hint"]
+    player: str
+    action: str
+    sites: list[str]
+    how: str
+    values: dict[str, float]
+    seconds: float
+    simulations: int
+
+
+class Seat(Model):
+    seat: int
+    player: str
+    ai: int | None = None
+    """The AI's strength (simulations per move) when the AI plays this seat."""
+    on_a_phone: bool = False
+    """A phone holds this seat's private view."""
+
+
+class GameStatus(Model):
+    """What the table knows about the game: the referee's side of the status."""
+
+    game: str
+    started: bool
+    game_id: int | None = None
+    players: list[str] = Field(default_factory=list)
+    options: dict[str, str] = Field(default_factory=dict)
+    phase: str | None = None
+    to_act: str | None = None
+    """The player whose hands make the next step (None: nobody in particular, or no game)."""
+    step: Step | None = None
+    finished: bool = False
+    moves: int = 0
+    last_action: str | None = None
+    view: dict[str, Any] = Field(default_factory=dict)
+    """The game's public view (nothing any player hides)."""
+    expected_board: Board = Field(default_factory=dict)
+    legal: list[str] | None = None
+    """The legal actions now; None when they depend on a secret hand."""
+    scores: Scores | None = None
+    winners: list[str] = Field(default_factory=list)
+    decision: str = "NoChange"
+    discrepancy: DiscrepancyReport | None = None
+    prompt: Prompt | None = None
+    progress: Progress | None = None
+    seats: list[Seat] = Field(default_factory=list)
+    ai_seats: list[str] = Field(default_factory=list)
+    advice: AdviceReport | None = None
+    events: list[Event] = Field(default_factory=list)
+
+
+class UnknownTag(Model):
+    site: str
+    uid: str
+
+
+class Thinking(Model):
+    kind: Literal["ai", "hint"]
+    player: str
+
+
+class Sweep(Model):
+    """The end-of-game score sweep: the line being lit now."""
+
+    player: str
+    text: str
+    points: int
+    sites: list[str]
+
+
+class HubHealth(Model):
+    url: str
+    connected: bool
+    frames: int
+    crc_errors: int
+    dropped: int
+    gaps: int
+    reconnects: int
+    last_error: str | None
+    firmware: str | None
+
+
+class ReaderHealth(Model):
+    reader: int
+    site: str | None
+    status: str
+    version: int | None = None
+
+
+class Heartbeat(Model):
+    uptime_ms: int
+    scan_cycles: int
+    crc_errors: int
+    missed_reads: int
+    cycle_us: int
+
+
+class LedHealth(Model):
+    count: int
+    pushes: int | None
+
+
+class Hardware(Model):
+    hub: HubHealth
+    readers: list[ReaderHealth]
+    heartbeat: Heartbeat | None
+    leds: LedHealth
+
+
+class Status(GameStatus):
+    """Everything the page shows: the game, what the sensors see, the LEDs, the hardware."""
+
+    observed_board: Board
+    unknown_tags: list[UnknownTag]
+    leds: dict[str, str]
+    """Site to the colour it shows now, as ``#rrggbb``."""
+    roles: dict[str, str]
+    """Site to its role in the LED language (legal, active, wrong, ...)."""
+    thinking: Thinking | None
+    ai_available: bool
+    sweep: Sweep | None = None
+    hardware: Hardware
+
+
+class SiteInfo(Model):
+    id: str
+    x: float
+    y: float
+    label: str
+
+
+class Sites(Model):
+    game: str
+    name: str
+    sites: list[SiteInfo]
+
+
+class GameInfo(Model):
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options: dict[str, list[str]]
+
+
+class Done(Model):
+    ok: bool
+    message: str
+
+
+class SeatToken(Model):
+    seat: int
+    token: str
+
+
+class PrivateHint(Model):
+    action: str
+    values: dict[str, float]
+    seconds: float
+    simulations: int
