@@ -18,12 +18,10 @@ from typing import Any
 
 from games.core.errors import BadSetup
 from hardware.buttons import ButtonEvent, ButtonPanel
-from hardware.link import HubLink, LinkDown, LinkUp
+from hardware.link import HubLink
 from hardware.profile import BoardProfile
 from hardware.protocol import (
     Heartbeat,
-    ReaderFault,
-    SelfTest,
     Snapshot,
     TagArrived,
     TagLeft,
@@ -34,6 +32,7 @@ from . import lighting
 from . import status as report
 from .advice import AdviceRequest
 from .errors import AiUnavailable, NothingToConfirm
+from .health import HardwareHealth
 from .table import Table
 from .tracker import Tracker
 
@@ -61,10 +60,7 @@ class TableService:
         self.pin_factory = pin_factory
         """gpiozero pin factory for the buttons (None: the profile's)."""
         self.tracker = Tracker(profile.readers, piece_of, profile.settle_ms / 1000)
-        self.readers: dict[int, dict[str, Any]] = {
-            reader: {"site": site, "status": "unknown"} for reader, site in profile.readers.items()
-        }
-        self.heartbeat: report.Heartbeat | None = None
+        self.health = HardwareHealth(profile.readers)
         self.buttons: asyncio.Queue[ButtonEvent] = asyncio.Queue()
         self.roles: dict[str, str] = {}
         self.led_sites = frozenset(profile.leds.sites)
@@ -120,29 +116,11 @@ class TableService:
                     {n: uid_hex(r.uid) if r.uid else None for n, r in enumerate(event.readers)},
                     now,
                 )
-                for number, reader in enumerate(event.readers):
-                    self._reader(number)["status"] = reader.status.name.lower()
-            elif isinstance(event, SelfTest):
-                for number, check in enumerate(event.readers):
-                    entry = self._reader(number)
-                    entry["status"] = check.status.name.lower()
-                    entry["version"] = check.version
-            elif isinstance(event, ReaderFault):
-                self._reader(event.reader)["status"] = event.status.name.lower()
-                site = self._reader(event.reader)["site"]
-                state = event.status.name.lower()
-                self.table.log("hardware", f"reader {event.reader} ({site}): {state}")
-            elif isinstance(event, Heartbeat):
-                self.heartbeat = report.Heartbeat(
-                    uptime_ms=event.uptime_ms, scan_cycles=event.scan_cycles,
-                    crc_errors=event.crc_errors, missed_reads=event.missed_reads,
-                    cycle_us=event.cycle_us)
+            line = self.health.note(event)
+            if line is not None:
+                self.table.log("hardware", line)
+            if isinstance(event, Heartbeat):
                 continue  # nothing on the table changed
-            elif isinstance(event, LinkUp):
-                firmware = event.hello.firmware_version
-                self.table.log("hardware", f"hub connected (firmware {firmware})")
-            elif isinstance(event, LinkDown):
-                self.table.log("hardware", f"hub disconnected: {event.reason}")
             self._changed.set()
             self.publish()
 
@@ -150,9 +128,6 @@ class TableService:
     def judging(self) -> bool:
         """A change came in that the table has not judged yet."""
         return self._changed.is_set()
-
-    def _reader(self, number: int) -> dict[str, Any]:
-        return self.readers.setdefault(number, {"site": None, "status": "unknown"})
 
     async def _judge_when_settled(self) -> None:
         while True:
@@ -339,7 +314,6 @@ class TableService:
 
     # -- status for the page ----------------------------------------------------------------------
     def status(self) -> report.Status:
-        health = self.link.health()
         thinking = self.thinking
         if thinking is None or not self.table.started or thinking.state is not self.table.state:
             thinking = None
@@ -359,18 +333,8 @@ class TableService:
             if thinking is not None else None,
             ai_available=self.advisor is not None,
             sweep=sweep,
-            hardware=report.Hardware(
-                hub=report.HubHealth(
-                    url=health.url, connected=health.connected, frames=health.frames,
-                    crc_errors=health.crc_errors, dropped=health.dropped, gaps=health.gaps,
-                    reconnects=health.reconnects, last_error=health.last_error,
-                    firmware=health.hello.firmware_version if health.hello else None),
-                readers=[report.ReaderHealth(reader=n, **info)
-                         for n, info in sorted(self.readers.items())],
-                heartbeat=self.heartbeat,
-                leds=report.LedHealth(count=self.profile.leds.count,
-                                      pushes=getattr(self.lights, "pushes", None)),
-            ),
+            hardware=self.health.report(self.link, self.profile.leds.count,
+                                        getattr(self.lights, "pushes", None)),
         )
 
     def subscribe(self) -> asyncio.Queue[report.Status]:

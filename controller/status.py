@@ -10,6 +10,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from games.core.game import Sentence
+
+from .referee import Choose, Decision, Discrepancy, InProgress, TakeBack, pretty
+
 Board = dict[str, str]
 """Site id to piece id; empty sites are left out."""
 
@@ -32,6 +36,12 @@ class Step(Model):
     template: str
     args: dict[str, str] = Field(default_factory=dict)
 
+    @classmethod
+    def of(cls, sentence: Sentence | str) -> Step:
+        if isinstance(sentence, Sentence):
+            return cls(text=str(sentence), template=sentence.template, args=dict(sentence.args))
+        return cls(text=sentence, template=sentence)
+
 
 class Scores(Model):
     scores: dict[str, int]
@@ -52,6 +62,14 @@ class DiscrepancyReport(Model):
     wrong_sites: list[str]
     sites: list[WrongSiteReport]
 
+    @classmethod
+    def of(cls, decision: Decision) -> DiscrepancyReport | None:
+        if not isinstance(decision, Discrepancy):
+            return None
+        return cls(message=decision.message, wrong_sites=[w.site for w in decision.wrong],
+                   sites=[WrongSiteReport(site=w.site, expected=w.expected, seen=w.seen,
+                                          advice=w.advice()) for w in decision.wrong])
+
 
 class Prompt(Model):
     """A question only a person can answer: which reading (``choose``) or take back (``undo``)."""
@@ -59,6 +77,14 @@ class Prompt(Model):
     kind: Literal["choose", "undo"]
     options: list[str] = Field(default_factory=list)
     steps: int | None = None
+
+    @classmethod
+    def of(cls, decision: Decision) -> Prompt | None:
+        if isinstance(decision, Choose):
+            return cls(kind="choose", options=[s.action for s in decision.successors])
+        if isinstance(decision, TakeBack):
+            return cls(kind="undo", steps=decision.steps)
+        return None
 
 
 class Progress(Model):
@@ -68,6 +94,14 @@ class Progress(Model):
     active: list[str]
     actions: list[str]
     message: str
+
+    @classmethod
+    def of(cls, decision: Decision) -> Progress | None:
+        if not isinstance(decision, InProgress):
+            return None
+        return cls(targets=list(decision.targets), active=list(decision.active),
+                   actions=[s.action for s in decision.successors][:20],
+                   message=f"go on: {', '.join(pretty(t) for t in decision.targets[:6])}")
 
 
 class AdviceReport(Model):

@@ -2,51 +2,40 @@
 
 Synchronous and free of I/O except the journal, so it is tested directly; the service feeds
 it settled boards and commands. Every accepted action is committed to the journal before the
-state (and so the LEDs) moves on. The AI's seats and advice are kept by ``advice.AdviceBook``,
-the phones' seat claims by ``seats.SeatClaims``.
+state (and so the LEDs) moves on. Beside it: the positions so far (``history``), what may be
+shown while a hand is secret (``secrecy``), the AI's seats and advice (``advice``) and the
+phones' seat claims (``seats``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from games.core.game import CHANCE, Game, Sentence
+from games.core.game import CHANCE, Game
 
+from . import secrecy
 from . import status as report
 from .advice import Advice, AdviceBook, AdviceRequest, ai_seats
 from .errors import NoGameRunning, NothingToConfirm
+from .history import History
 from .journal import Journal, StoredGame
 from .referee import (
     Accept,
     Choose,
     Decision,
     Discrepancy,
-    InProgress,
     NoChange,
     Successors,
     TakeBack,
     WrongSite,
-    changed_sites,
     decide,
-    pretty,
 )
 from .seats import SeatClaims
 
 MAX_TAKE_BACK = 12
 """How many positions back a restored table is recognised as a take-back request."""
-PUBLIC_LED_SAMPLES = 8
-"""Redrawn hands whose legal sites are lit too, when the real hand is secret."""
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """A line for the page's list of last events."""
-
-    kind: str
-    text: str
 
 
 class Table:
@@ -57,10 +46,9 @@ class Table:
         self.game_id: int | None = None
         self.players: tuple[str, ...] = ()
         self.options: dict[str, str] = {}
-        self.states: list[Any] = []
-        self.actions: list[str] = []
+        self.history = History(game)
         self.decision: Decision = NoChange()
-        self.events: list[Event] = []
+        self.events: list[report.Event] = []
         self.last_board: dict[str, str] = {}
         self.seats = SeatClaims()
         """Who holds which seat's private view; cleared with every new game."""
@@ -99,9 +87,18 @@ class Table:
         self.players, self.options = players, options
         self.seats.release_all()
         self.book.reset(ai)
-        self.states, self.actions = [state], []
+        self.history.start(state)
         self.decision = NoChange()
         self._successors = None
+
+    @property
+    def states(self) -> list[Any]:
+        return self.history.states
+
+    @property
+    def actions(self) -> list[str]:
+        """The game's actions so far, secret draws included (as in the journal)."""
+        return self.history.actions
 
     @property
     def started(self) -> bool:
@@ -154,7 +151,7 @@ class Table:
                 return self.decision
             self._held_board = None
         for _ in range(64):  # a table a few steps ahead: accept them one by one
-            decision = decide(self.successors, board, self._earlier_boards())
+            decision = decide(self.successors, board, self.history.earlier_boards(MAX_TAKE_BACK))
             if not isinstance(decision, Accept):
                 break
             self._accept(decision.successor.action, decision.successor.state, "table")
@@ -173,16 +170,6 @@ class Table:
             self.log("choose", f"the table could mean {options}: press confirm to pick")
         elif isinstance(decision, TakeBack):
             self.log("undo", f"the table is back {decision.steps} step(s): confirm to undo")
-
-    def _earlier_boards(self) -> list[dict[str, str]]:
-        """Distinct earlier positions, newest first (positions a step did not change skipped)."""
-        boards: list[dict[str, str]] = []
-        current = self.expected_board
-        for state in reversed(self.states[-MAX_TAKE_BACK - 1 : -1]):
-            board = self.game.board(state)
-            if board != current and (not boards or boards[-1] != board):
-                boards.append(board)
-        return boards
 
     # -- accepting ------------------------------------------------------------------------
     def _accept(self, action: str, state: Any, source: str) -> None:
@@ -206,8 +193,7 @@ class Table:
         return f"{self.players[actor]}: " if actor >= 0 else ""
 
     def _advance(self, action: str, state: Any) -> None:
-        self.actions.append(action)
-        self.states.append(state)
+        self.history.push(action, state)
         self._successors = None
         self.decision = NoChange()
 
@@ -222,7 +208,7 @@ class Table:
         """The confirm button: take back, pick the first reading, or do a silent action."""
         self._require_game()
         if isinstance(self.decision, TakeBack):
-            return self._drop(self._actions_back(self.decision.steps))
+            return self._drop(self.history.actions_back(self.decision.steps))
         if isinstance(self.decision, Choose):
             return self.choose(0)
         silent = self.successors.silent if self.started else []
@@ -244,88 +230,27 @@ class Table:
     def undo(self, steps: int = 1) -> str:
         """Take back ``steps`` visible steps (with the secret draws that followed them)."""
         self._require_game()
-        count = 0
-        for _ in range(steps):
-            while count < len(self.actions) and self._is_hidden_chance_step(
-                len(self.actions) - 1 - count
-            ):
-                count += 1
-            count += 1
-        return self._drop(count)
+        return self._drop(self.history.actions_in_steps(steps))
 
     def _drop(self, actions: int) -> str:
         if self.game_id is None or actions < 1 or actions > len(self.actions):
             raise NothingToConfirm("there is nothing to take back")
         taken = self.journal.take_back(self.game_id, actions)
         self._held_board = dict(self.last_board)
-        del self.actions[-actions:]
-        del self.states[-actions:]
+        self.history.drop(actions)
         self._successors = None
         self.decision = NoChange()
         self.log("undo", f"took back {', '.join(reversed(taken))}")
         return taken[-1]
 
     def legal_sites(self) -> set[str]:
-        """Sites some legal step could change, lit for everyone to see.
-
-        When the legal steps depend on a secret hand, the union over positions the table cannot
-        tell apart is lit instead, so the LEDs do not hint at the hand.
-        """
+        """Sites some legal step could change, lit for everyone (a secret hand stays secret)."""
         key = (len(self.actions), self.state, self.current_advice())
-        if self._legal_sites is not None and self._legal_sites[0] == key:
-            return self._legal_sites[1]
-        current = self.expected_board
-        sites = {site for s in self.successors.changing for site in changed_sites(current, s.board)}
-        if self.successors.actor not in self.ai and self._public_legal_actions() is None:
-            probe = random.Random(len(self.actions))
-            for _ in range(PUBLIC_LED_SAMPLES):
-                other = self.game.resample(self.state, None, probe)
-                base = self.game.board(other)
-                for action in self.game.legal_actions(other):
-                    sites |= changed_sites(base, self.game.board(self.game.apply(other, action)))
-        self._legal_sites = (key, sites)
-        return sites
-
-    def _public_legal_actions(self) -> list[str] | None:
-        """The legal actions, unless they depend on hidden information (a hand): then None.
-
-        Checked generically: redraw what the table cannot see a few times and compare.
-        """
-        if self.successors.chance or self.game.is_terminal(self.state):
-            return []
-        legal = self.game.legal_actions(self.state)
-        probe = random.Random(len(self.actions))
-        for _ in range(4):
-            other = self.game.resample(self.state, None, probe)
-            if self.game.legal_actions(other) != legal:
-                return None
-        return legal
-
-    def _last_visible_action(self) -> str | None:
-        for index in range(len(self.actions) - 1, -1, -1):
-            if not self._is_hidden_chance_step(index):
-                return self.actions[index]
-        return None
-
-    def _is_hidden_chance_step(self, index: int) -> bool:
-        before = self.states[index]
-        if self.game.actor(before) != CHANCE:
-            return False
-        return self.game.board(before) == self.game.board(self.states[index + 1])
-
-    def _actions_back(self, steps: int) -> int:
-        """How many actions lie between now and the ``steps``-th distinct earlier position."""
-        current = self.expected_board
-        seen = 0
-        last = current
-        for back, state in enumerate(reversed(self.states[:-1]), start=1):
-            board = self.game.board(state)
-            if board != current and board != last:
-                seen += 1
-                last = board
-                if seen == steps:
-                    return back
-        return steps
+        if self._legal_sites is None or self._legal_sites[0] != key:
+            sites = secrecy.legal_sites(self.game, self.state, self.successors, len(self.actions),
+                                        hand_known=self.successors.actor in self.ai)
+            self._legal_sites = (key, sites)
+        return self._legal_sites[1]
 
     # -- the AI: its seats' moves and hints ------------------------------------------------
     def request_hint(self) -> str:
@@ -395,19 +320,18 @@ class Table:
             raise NoGameRunning("no game is running")
         self.journal.end(self.game_id, "aborted")
         self.log("game", "game aborted")
-        self.states.clear()
-        self.actions.clear()
+        self.history.clear()
         self.game_id = None
         self.decision = NoChange()
         self._successors = None
 
     def log(self, kind: str, text: str) -> None:
-        self.events.append(Event(kind, text))
+        self.events.append(report.Event(kind=kind, text=text))
         del self.events[:-50]
 
     # -- status for the page and the API ----------------------------------------------------
     def status(self) -> report.GameStatus:
-        events = [report.Event(kind=e.kind, text=e.text) for e in self.events[-12:]]
+        events = self.events[-12:]
         if not self.started:
             return report.GameStatus(game=self.game.id, started=False, events=events)
         state, players = self.state, self.players
@@ -422,59 +346,26 @@ class Table:
             options=self.options,
             phase=self.game.phase(state),
             to_act=players[seat] if seat is not None else None,
-            step=_step(self.game.describe_step(state)),
+            step=report.Step.of(self.game.describe_step(state)),
             finished=finished,
             moves=len(self.actions),
-            last_action=self._last_visible_action(),
+            last_action=self.history.last_visible_action(),
             view=self.game.view(state, None),
             expected_board=self.expected_board,
-            legal=self._public_legal_actions(),
+            legal=secrecy.public_legal_actions(self.game, state, self.successors,
+                                               len(self.actions)),
             scores=report.Scores(**self.game.score(state).to_json()),
             winners=[players[s] for s in self.game.winners(state)] if finished else [],
             decision=type(decision).__name__,
-            discrepancy=_discrepancy(decision),
-            prompt=_prompt(decision),
-            progress=_progress(decision),
+            discrepancy=report.DiscrepancyReport.of(decision),
+            prompt=report.Prompt.of(decision),
+            progress=report.Progress.of(decision),
             seats=[report.Seat(seat=n, player=name, ai=self.ai.get(n),
                                on_a_phone=self.seats.held(n)) for n, name in enumerate(players)],
             ai_seats=[players[n] for n in sorted(self.ai)],
             advice=self.book.report(state, players, self._all_successors),
             events=events,
         )
-
-
-def _step(sentence: Sentence | str) -> report.Step:
-    if isinstance(sentence, Sentence):
-        return report.Step(text=str(sentence), template=sentence.template,
-                           args=dict(sentence.args))
-    return report.Step(text=sentence, template=sentence)
-
-
-def _discrepancy(decision: Decision) -> report.DiscrepancyReport | None:
-    if not isinstance(decision, Discrepancy):
-        return None
-    return report.DiscrepancyReport(
-        message=decision.message,
-        wrong_sites=[w.site for w in decision.wrong],
-        sites=[report.WrongSiteReport(site=w.site, expected=w.expected, seen=w.seen,
-                                      advice=w.advice()) for w in decision.wrong])
-
-
-def _prompt(decision: Decision) -> report.Prompt | None:
-    if isinstance(decision, Choose):
-        return report.Prompt(kind="choose", options=[s.action for s in decision.successors])
-    if isinstance(decision, TakeBack):
-        return report.Prompt(kind="undo", steps=decision.steps)
-    return None
-
-
-def _progress(decision: Decision) -> report.Progress | None:
-    if not isinstance(decision, InProgress):
-        return None
-    return report.Progress(
-        targets=list(decision.targets), active=list(decision.active),
-        actions=[s.action for s in decision.successors][:20],
-        message=f"go on: {', '.join(pretty(t) for t in decision.targets[:6])}")
 
 
 def _guidance(expected: Mapping[str, str], seen: Mapping[str, str]) -> Discrepancy:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from .common import add_ai_argument, parse_ai, parse_players
+from .common import add_ai_argument, parse_ai, parse_options, parse_players
 from .compose import build_service, data_dir, load_board, serve
 
 
@@ -17,6 +17,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--host", default="0.0.0.0", help="address of the status page")
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--players", help="start a new game with these players (a,b,c)")
+    parser.add_argument("--option", action="append", metavar="NAME=VALUE",
+                        help="with --players: a game option (repeatable)")
     add_ai_argument(parser)
     parser.set_defaults(run=run)
 
@@ -26,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     service, _ = build_service(profile, data_dir(args.data), url=args.url)
     if args.players:
         players = parse_players(args.players)
-        service.new_game(players, {}, parse_ai(args.ai, players))
+        service.new_game(players, parse_options(args.option), parse_ai(args.ai, players))
     print(f"tabletop: {profile.name} on {args.url or profile.hub.url}; "
           f"status page on http://{args.host}:{args.port}/")
     asyncio.run(serve(service, args.host, args.port))

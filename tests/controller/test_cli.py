@@ -229,3 +229,18 @@ def test_stored_games_are_listed_shown_and_exported(capsys, tmp_path) -> None:
     assert code == 2 and "no stored game 99" in err
     code, _, err = run(capsys, "games", "list", "--data", str(tmp_path / "empty"))
     assert code == 2 and "no journal" in err
+
+
+def test_run_starts_a_game_with_options_and_refuses_bad_ones(capsys, tmp_path) -> None:
+    profile = tmp_path / "bench_table.toml"
+    code, _, _ = run(capsys, "profile", "new", "tiki_topple", "--output", str(profile))
+    assert code == 0
+    text = profile.read_text().replace('driver = "neopixel"', 'driver = "recording"')
+    profile.write_text(text.replace('pin_factory = "lgpio"', 'pin_factory = "mock"'))
+    code, _, err = run(capsys, "run", "--profile", str(profile), "--data", str(tmp_path),
+                       "--url", str(tmp_path / "no-hub"), "--players", "anna,ben",
+                       "--option", "edition=nope")
+    assert code == 2 and "option edition must be one of" in err
+    from controller.journal import Journal
+
+    assert Journal(tmp_path / "journal.sqlite3").games() == []  # refused before anything

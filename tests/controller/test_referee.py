@@ -199,7 +199,8 @@ def test_two_quick_steps_by_the_same_player_are_read_one_after_the_other(tmp_pat
     assert isinstance(decision, Accept) and decision.successor.action == take
     table = Table(topiary, Journal(tmp_path / "j.sqlite3"))
     table.game_id = table.journal.start("topiary", ["anna", "ben"], {})
-    table.players, table.states, table.actions = ("anna", "ben"), [placed], []
+    table.players = ("anna", "ben")
+    table.history.start(placed)
     table.observe(topiary.board(done))
     assert table.actions == [take, put]
 
