@@ -21,10 +21,11 @@ from typing import Literal
 
 from gpiozero import Button, Factory
 
+from hardware.errors import HardwareError
 from hardware.profile import ButtonSettings
 
 
-class PinFactoryUnavailable(RuntimeError):
+class PinFactoryUnavailable(HardwareError, RuntimeError):
     """The pin library named in the profile is not installed on this machine."""
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from cobs import cobs
 
+from hardware.errors import HardwareError
 from hardware.protocol import (
     MAX_FRAME,
     CommandError,
@@ -55,7 +56,7 @@ _U32 = struct.Struct("<I")
 _SETTINGS = struct.Struct("<BH")
 
 
-class FrameError(ValueError):
+class FrameError(HardwareError, ValueError):
     """A frame that cannot be trusted. `kind` names the reason for the health counters."""
 
     def __init__(self, kind: str, message: str) -> None:

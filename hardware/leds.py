@@ -18,16 +18,17 @@ from typing import Any
 
 from adafruit_pixelbuf import PixelBuf
 
+from hardware.errors import HardwareError
 from hardware.profile import Colour, LedSettings
 
 OFF: Colour = (0, 0, 0)
 
 
-class LedDriverUnavailable(RuntimeError):
+class LedDriverUnavailable(HardwareError, RuntimeError):
     """The strip driver a profile names cannot be loaded on this machine."""
 
 
-class UnknownSite(KeyError):
+class UnknownSite(HardwareError, KeyError):
     """Asked to light a site that has no LEDs in this profile."""
 
 

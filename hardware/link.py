@@ -21,6 +21,7 @@ from typing import Any
 import serial
 
 from hardware import codec
+from hardware.errors import HardwareError
 from hardware.protocol import (
     Heartbeat,
     Hello,
@@ -45,7 +46,7 @@ RESYNC_SECONDS = 0.1
 """Least time between two snapshot requests made because a frame was dropped."""
 
 
-class HubNotConnected(ConnectionError):
+class HubNotConnected(HardwareError, ConnectionError):
     """A command was sent while no hub port is open."""
 
 

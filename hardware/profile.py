@@ -17,6 +17,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .errors import HardwareError
+
 PROFILES_DIR = Path(__file__).parent / "profiles"
 LED_DRIVERS = ("neopixel", "neopixel_spi", "recording")
 PIXEL_ORDERS = ("RGB", "GRB", "RGBW", "GRBW", "BGR", "BRG")
@@ -38,7 +40,7 @@ _HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 Colour = tuple[int, int, int]
 
 
-class ProfileError(ValueError):
+class ProfileError(HardwareError, ValueError):
     """A board profile that cannot be used; the message says where and why."""
 
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .errors import HardwareError
+
 EXPORT_FORMAT = "tabletop-tags"
 EXPORT_VERSION = 1
 _PIECE = re.compile(r"^[a-z0-9_]+(:[a-z0-9_]+)*$")
@@ -30,7 +32,7 @@ CREATE INDEX IF NOT EXISTS tags_by_piece ON tags (piece);
 """
 
 
-class RegistryError(ValueError):
+class RegistryError(HardwareError, ValueError):
     """Bad input to the registry; nothing was changed."""
 
 

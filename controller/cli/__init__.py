@@ -1,19 +1,29 @@
 """The ``tabletop`` command: one module per subcommand, each with ``register(subparsers)``.
 
-User errors exit with code 2 and one line on stderr; never a traceback.
+User errors of every layer (a bad file, a game's refusal, a device that is not there) exit with
+code 2 and one line on stderr, mapped here and nowhere else; never a traceback. A reader that
+stops reading (``tabletop games | head -1``) ends the command quietly with 141, as it would end
+a Unix tool killed by SIGPIPE.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from controller.journal import JournalError
 from games.core.errors import GameError
+from hardware.errors import HardwareError
 
 from . import bench, enroll, games_cmd, play, playout, profile_cmd, replay, run, score, sim
 from .common import UserError
+
+USER_ERRORS = (UserError, GameError, HardwareError, JournalError)
+"""What a person can put right: printed as ``tabletop COMMAND: message``, exit code 2."""
+BROKEN_PIPE_EXIT = 128 + 13  # SIGPIPE
 
 COMMANDS = [games_cmd, score, playout, replay, play, bench, enroll, run, sim, profile_cmd]
 
@@ -37,10 +47,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or 0)
-    except (UserError, GameError) as error:
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return code
+    except USER_ERRORS as error:
         print(f"tabletop {args.command}: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # Python's own advice: point stdout at devnull so the flush at exit cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE_EXIT
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130

@@ -85,7 +85,7 @@ def bench_hub(args: argparse.Namespace) -> BenchResult:
 
 def bench_referee(args: argparse.Namespace) -> BenchResult:
     """Referee time per settle (target p99 <= 2 ms) and per position change, per game."""
-    from controller.measure import referee_timings
+    from .measure import referee_timings
 
     figures: dict[str, Any] = {}
     rows = []
@@ -113,7 +113,7 @@ def bench_latency(args: argparse.Namespace) -> BenchResult:
     """Hub frame on the pty to LED frame pushed (target p99 <= 20 ms), and service memory."""
     import asyncio
 
-    from controller.measure import led_latency
+    from .measure import led_latency
 
     events = max(2000, int(args.seconds * 200))
     row = asyncio.run(led_latency(events, 200.0, progress=progress))
@@ -131,7 +131,7 @@ def bench_ai(args: argparse.Namespace) -> BenchResult:
     """The AI in one seat (rotating) against random players: win share and thinking time."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    from controller.measure import percentile
+    from .measure import percentile
 
     try:
         from games.ai import DEFAULT_SIMULATIONS, play_match

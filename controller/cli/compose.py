@@ -19,8 +19,8 @@ from controller.service import TableService
 from controller.table import Table
 from controller.web import create_app
 from games.registry import all_games, get_game
-from hardware.buttons import PinFactoryUnavailable, make_pin_factory
-from hardware.leds import LedDriverUnavailable, SiteLights, open_strip
+from hardware.buttons import make_pin_factory
+from hardware.leds import SiteLights, open_strip
 from hardware.link import HubLink
 from hardware.profile import BoardProfile, ProfileError, find_profile, load_profile
 from hardware.registry import TagRegistry
@@ -49,14 +49,9 @@ def load_board(name_or_path: str) -> BoardProfile:
         if name_or_path not in _game_ids():
             raise UserError(f"{error}; games: {', '.join(sorted(_game_ids()))}") from None
         return _generated_board(name_or_path)
-    try:
-        game_id = load_profile(path).game
-        game = get_game(game_id)
-        sites = {s.id for n in range(game.min_players, game.max_players + 1)
-                 for s in game.sites(n)}
-        return load_profile(path, known_sites=sites)
-    except ProfileError as error:
-        raise UserError(str(error)) from None
+    game = get_game(load_profile(path).game)
+    sites = {s.id for n in range(game.min_players, game.max_players + 1) for s in game.sites(n)}
+    return load_profile(path, known_sites=sites)
 
 
 _announced: set[str] = set()
@@ -72,10 +67,7 @@ def _generated_board(game_id: str) -> BoardProfile:
         print(f"tabletop: no board profile for {game_id}; using the default one generated "
               f"from its sites, in memory (`tabletop profile new {game_id} -o FILE` writes it)",
               file=sys.stderr)
-    try:
-        return default_profile(get_game(game_id))
-    except ProfileError as error:
-        raise UserError(str(error)) from None
+    return default_profile(get_game(game_id))
 
 
 def build_service(
@@ -88,11 +80,9 @@ def build_service(
     rng: random.Random | None = None,
 ) -> tuple[TableService, TagRegistry]:
     game = get_game(profile.game)
-    try:  # open the real devices first: a missing library is one clear line, not a traceback
-        strip = strip if strip is not None else open_strip(profile.leds)
-        pin_factory = pin_factory or make_pin_factory(profile.buttons.pin_factory)
-    except (LedDriverUnavailable, PinFactoryUnavailable) as error:
-        raise UserError(str(error)) from None
+    # The real devices first: a missing library is one clear line before anything is opened.
+    strip = strip if strip is not None else open_strip(profile.leds)
+    pin_factory = pin_factory or make_pin_factory(profile.buttons.pin_factory)
     journal = Journal(data / "journal.sqlite3")
     registry = TagRegistry(data / "tags.sqlite3")
     table = Table(game, journal, rng)

@@ -24,8 +24,8 @@ from hardware.enrollment import (
     enroll_from_hub,
 )
 from hardware.link import HubLink
-from hardware.profile import ProfileError, find_profile, load_profile
-from hardware.registry import RegistryError, TagRegistry
+from hardware.profile import find_profile, load_profile
+from hardware.registry import TagRegistry
 
 from .common import UserError
 
@@ -69,30 +69,22 @@ def say(event: EnrollmentEvent) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.reads < 1:
         raise UserError("--reads must be at least 1")
-    try:
-        profile = load_profile(find_profile(args.profile))
-        game = get_game(profile.game)
-        sites = [site.id for site in game.sites(game.max_players)]
-        profile = load_profile(profile.source, sites)
-        registry = TagRegistry(args.registry)
-    except (ProfileError, RegistryError) as exc:
-        raise UserError(str(exc)) from None
-    with registry:
-        try:
-            if args.import_file:
-                report = registry.import_file(args.import_file, replace=args.replace)
-                print(f"{args.import_file}: {report.added} added, {report.replaced} replaced, "
-                      f"{report.unchanged} already known")
-                return 0
-            if args.export_file:
-                count = registry.export_file(args.export_file)
-                print(f"wrote {count} tags to {args.export_file}")
-                return 0
-            session = EnrollmentSession(
-                registry, game.pieces(), only=args.piece, replace=args.replace
-            )
-        except RegistryError as exc:
-            raise UserError(str(exc)) from None
+    profile = load_profile(find_profile(args.profile))
+    game = get_game(profile.game)
+    sites = [site.id for site in game.sites(game.max_players)]
+    profile = load_profile(profile.source, sites)
+    with TagRegistry(args.registry) as registry:
+        if args.import_file:
+            report = registry.import_file(args.import_file, replace=args.replace)
+            print(f"{args.import_file}: {report.added} added, {report.replaced} replaced, "
+                  f"{report.unchanged} already known")
+            return 0
+        if args.export_file:
+            count = registry.export_file(args.export_file)
+            print(f"wrote {count} tags to {args.export_file}")
+            return 0
+        session = EnrollmentSession(registry, game.pieces(), only=args.piece,
+                                    replace=args.replace)
         if session.prompt() is None:
             print(f"every piece of {profile.game} is enrolled ({len(registry)} tags known)")
             return 0

@@ -18,7 +18,8 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
 
-from games.core.errors import BadActionText, IllegalAction
+from games.core.action_text import look_up
+from games.core.errors import IllegalAction
 from games.core.game import CHANCE, TERMINAL, Game, Limits, Site
 from games.core.scoresheet import ScoreSheet
 
@@ -255,18 +256,7 @@ class HangingGardens(Game[HangingGardensState]):
         return self._parse(text)[0]
 
     def _parse(self, text: str) -> tuple[str, tuple[Any, ...]]:
-        if not isinstance(text, str):
-            raise BadActionText(f"an action is a text, not {type(text).__name__}")
-        parsed = self.parsed.get(text)
-        if parsed is not None:
-            return text, parsed
-        canonical = " ".join(text.split()).lower()
-        parsed = self.parsed.get(canonical)
-        if parsed is not None:
-            return canonical, parsed
-        raise BadActionText(
-            f"{text.strip()!r} is not a Hanging Gardens action; the forms are: {FORMS}"
-        )
+        return look_up(text, self.parsed, "Hanging Gardens", FORMS)
 
     def apply(self, state: HangingGardensState, action: str) -> HangingGardensState:
         parsed = self.parsed.get(action) if isinstance(action, str) else None

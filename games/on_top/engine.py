@@ -15,7 +15,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from games.core.errors import BadActionText, BadSetup, BadState, IllegalAction
+from games.core.action_text import normalised, not_an_action
+from games.core.errors import BadSetup, BadState, IllegalAction
 from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Site
 from games.core.scoresheet import ScoreSheet
 
@@ -168,9 +169,7 @@ class OnTop(Game[OnTopState]):
         return self.draw_texts[rng.choice(state.bag)]
 
     def parse_action(self, text: str) -> str:
-        if not isinstance(text, str):
-            raise BadActionText(f"an action is a text, not {type(text).__name__}")
-        canonical = " ".join(text.split()).lower()
+        canonical = normalised(text)
         if (
             canonical in self.place_index
             or canonical in self.draw_index
@@ -178,7 +177,7 @@ class OnTop(Game[OnTopState]):
             or canonical in (FILL, START)
         ):
             return canonical
-        raise BadActionText(f"{text.strip()!r} is not an On Top action; the forms are: {FORMS}")
+        raise not_an_action(text, "On Top", FORMS)
 
     def apply(self, state: OnTopState, action: str) -> OnTopState:
         if not (

@@ -17,6 +17,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from games.core.action_text import is_number, words
 from games.core.errors import BadActionText, BadPosition, IllegalAction
 from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Site
 from games.core.scoresheet import ScoreSheet
@@ -224,10 +225,7 @@ class TikiTopple(Game[TikiState]):
 
     # -- applying ------------------------------------------------------------------------------
     def parse_action(self, text: str) -> str:
-        words = text.lower().split()
-        if not words:
-            raise BadActionText("empty action")
-        head, args = words[0], words[1:]
+        head, *args = words(text)
         if head in ("toast", "pass", "clear") and not args:
             return head
         if head in moves.TARGETED and len(args) == 1 and args[0] in TIKIS:
@@ -236,7 +234,7 @@ class TikiTopple(Game[TikiState]):
             return "wiki " + " ".join(sorted(args))
         if head == "build" and len(args) == 9 and sorted(args) == sorted(TIKIS):
             return "build " + " ".join(args)
-        if head == "mission" and len(args) == 1 and args[0].isdigit():
+        if head == "mission" and len(args) == 1 and is_number(args[0]):
             return f"mission {int(args[0])}"
         if head == "aside" and args and all(kind in CARD_KINDS for kind in args):
             return "aside " + " ".join(sorted(args))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core.errors import BadActionText
+from games.core.action_text import look_up, normalised
 
 from .components import Components
 from .spots import all_spots, cell_name
@@ -92,7 +92,7 @@ def action_texts(components: Components) -> ActionTexts:
 
 def normalise(text: str) -> str:
     """Lower case, single spaces, the direction of a spot in capitals."""
-    words = " ".join(text.split()).lower()
+    words = normalised(text)
     if words.startswith("visitor "):
         head, _, direction = words.rpartition(":")
         words = f"{head}:{direction.upper()}"
@@ -101,13 +101,4 @@ def normalise(text: str) -> str:
 
 def parse(text: str, texts: ActionTexts) -> tuple[str, Action]:
     """The canonical text and its parsed action; raises BadActionText."""
-    if not isinstance(text, str):
-        raise BadActionText(f"an action is a text, not {type(text).__name__}")
-    action = texts.parsed.get(text)
-    if action is not None:
-        return text, action
-    canonical = normalise(text)
-    action = texts.parsed.get(canonical)
-    if action is not None:
-        return canonical, action
-    raise BadActionText(f"{text.strip()!r} is not a Topiary action; the forms are: {FORMS}")
+    return look_up(text, texts.parsed, "Topiary", FORMS, normalise)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core.errors import BadActionText
+from games.core.action_text import look_up
 
 from .components import CANOE, Components
 
@@ -102,13 +102,4 @@ def action_texts(components: Components) -> ActionTexts:
 
 def parse(text: str, texts: ActionTexts) -> tuple[str, Action]:
     """The canonical text and its parsed action; raises BadActionText."""
-    if not isinstance(text, str):
-        raise BadActionText(f"an action is a text, not {type(text).__name__}")
-    action = texts.parsed.get(text)
-    if action is not None:
-        return text, action
-    canonical = " ".join(text.split()).lower()
-    action = texts.parsed.get(canonical)
-    if action is not None:
-        return canonical, action
-    raise BadActionText(f"{text.strip()!r} is not a Trapper action; the forms are: {FORMS}")
+    return look_up(text, texts.parsed, "Trapper", FORMS)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.core.action_text import is_number
 from games.core.errors import BadPosition
 from games.core.scoresheet import ScoreLine, ScoreSheet
 
@@ -112,7 +113,7 @@ class _Reader:
                 raise BadPosition(f"{where}: a canoe cannot lie at a canoe")
             words = words[1:]
         species = self.components.species
-        if len(words) != 2 or words[0] not in species or not words[1].isdigit():
+        if len(words) != 2 or words[0] not in species or not is_number(words[1]):
             raise BadPosition(f"{where}: {text!r} is not a piece; animals are SPECIES VALUE "
                               f"with species {', '.join(species)}")
         return self.take(CANOE if is_canoe else ANIMAL, species.index(words[0]),
@@ -180,7 +181,7 @@ class _Reader:
             words = str(text).lower().split()
             kinds = {"bonus": (self.components.bonus_chips, bonus),
                      "species": (self.components.species_chips, species)}
-            if len(words) != 2 or words[0] not in kinds or not words[1].isdigit():
+            if len(words) != 2 or words[0] not in kinds or not is_number(words[1]):
                 raise BadPosition(f"{name}'s chips: {text!r} is not a chip like 'bonus 24'")
             values, owners = kinds[words[0]]
             if int(words[1]) not in values:

@@ -244,3 +244,24 @@ def test_run_starts_a_game_with_options_and_refuses_bad_ones(capsys, tmp_path) -
     from controller.journal import Journal
 
     assert Journal(tmp_path / "journal.sqlite3").games() == []  # refused before anything
+
+
+@pytest.mark.parametrize("argv", [["games"], ["playout", "tiki_topple", "--players", "2",
+                                            "--games", "20"], ["profile", "new", "topiary"]])
+def test_a_closed_pipe_ends_the_command_quietly(argv: list[str]) -> None:
+    """As in ``tabletop games | head -0``: the reader is gone before the first write."""
+    command = Path(sys.executable).with_name("tabletop")
+    process = subprocess.Popen([command, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None
+    process.stdout.close()
+    _, stderr = process.communicate(timeout=120)
+    assert stderr == b"", stderr.decode()[-500:]
+    assert process.returncode == 141  # what a Unix tool killed by SIGPIPE reports
+
+
+def test_hardware_errors_are_one_line_with_exit_code_two(capsys, tmp_path) -> None:
+    broken = tmp_path / "broken.toml"
+    broken.write_text("name = 'x\n")
+    code, _, err = run(capsys, "run", "--profile", str(broken))
+    assert code == 2 and err.startswith("tabletop run: broken.toml: not valid TOML")
+    assert len(err.strip().splitlines()) == 1

@@ -9,10 +9,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from controller.referee import Successors, decide
 from games.core.game import CHANCE, Game
 from games.core.playout import random_step, seat_names
-
-from .referee import Successors, decide
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -147,7 +146,7 @@ async def led_latency(events: int, rate: float,
     from hardware.leds import RecordingStrip
     from hardware.protocol import TagArrived, TagLeft
 
-    from .cli.compose import build_service, load_board
+    from .compose import build_service, load_board
 
     profile = load_board("tiki_topple")
     hub = _PtyHub(max(profile.readers) + 1)
