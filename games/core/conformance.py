@@ -3,8 +3,9 @@
 It plays seeded random games and, at every step, checks the contract: legal actions sorted,
 unique and non-empty until the end and all within the game's declared limits (action
 numbering, game length, score range); exact chance probabilities summing to 1; ``apply`` pure
-and refusing illegal actions with a reason; JSON round-trips; score lines adding up; and
-views that do not change when what they hide is redrawn (so they cannot leak it).
+and refusing illegal actions with a reason; JSON round-trips; score lines adding up; a step
+sentence, phase and seat to act; declared secrets that match ``resample``; and views that do
+not change when what they hide is redrawn (so they cannot leak it).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import BadActionText, IllegalAction
-from .game import CHANCE, TERMINAL, Game
+from .game import CHANCE, TERMINAL, Game, Secret, Sentence
 from .playout import random_step, seat_names
 
 
@@ -80,6 +81,7 @@ class _Run:
     def play(self) -> None:
         game = self.game
         self.check_limits()
+        self.check_secrets()
         state = game.initial(self.players, self.options)
         if game.players(state) != tuple(self.players):
             self.fail("players() does not return the names given to initial()")
@@ -99,6 +101,37 @@ class _Run:
             state = after
             if self.steps > self.limits.max_steps:
                 self.fail(f"the game is longer than limits().max_steps = {self.limits.max_steps}")
+
+    def check_secrets(self) -> None:
+        """What a game hides is declared, and only a game that hides something redraws it."""
+        secrets = self.game.secrets
+        if any(not isinstance(s, Secret) or not s.what.strip() for s in secrets):
+            self.fail("secrets must be Secret(what, hidden_from) with a description")
+        redraws = type(self.game).resample is not Game.resample
+        if secrets and not redraws:
+            self.fail("the game declares secrets but does not override resample() to redraw them")
+        if redraws and not secrets:
+            self.fail("the game overrides resample() but declares no secrets: say what it hides")
+
+    def check_step(self, state: Any, actor: int) -> None:
+        """The page's headline: a sentence that formats, a phase, and whose hands act."""
+        sentence = self.game.describe_step(state)
+        if not isinstance(sentence, Sentence):
+            self.fail(f"describe_step() returned {type(sentence).__name__}, not a Sentence")
+        try:
+            text = str(sentence)
+        except (KeyError, IndexError, ValueError) as error:
+            self.fail(f"describe_step()'s template does not format with its args: {error!r}")
+        if not text.strip() or any(not isinstance(v, str) for v in sentence.args.values()):
+            self.fail(f"describe_step() must say something, with str args: {sentence!r}")
+        phase = self.game.phase(state)
+        if not isinstance(phase, str) or not phase:
+            self.fail(f"phase() returned {phase!r}")
+        seat = self.game.to_act(state)
+        if seat is not None and not 0 <= seat < len(self.players):
+            self.fail(f"to_act() returned {seat!r}")
+        if actor >= 0 and seat != actor:
+            self.fail(f"to_act() is {seat!r} while seat {actor} is to act")
 
     def check_limits(self) -> None:
         actions = self.limits.actions
@@ -129,6 +162,7 @@ class _Run:
             self.check_actions(state, legal)
         if actor == CHANCE:
             self.check_chance(state, legal)
+        self.check_step(state, actor)
         self.check_json(state)
         self.check_score(state)
         self.check_board(state)

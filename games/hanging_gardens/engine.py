@@ -20,7 +20,7 @@ from typing import Any
 
 from games.core.action_text import look_up
 from games.core.errors import IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, Limits, Site
+from games.core.game import CHANCE, TERMINAL, Game, Limits, Secret, Sentence, Site
 from games.core.scoresheet import ScoreSheet
 
 from . import action_space as texts
@@ -69,6 +69,10 @@ class HangingGardens(Game[HangingGardensState]):
     name = "The Hanging Gardens"
     min_players = 2
     max_players = 4
+    secrets = (
+        Secret("each player's hidden extra score tiles", "others"),
+        Secret("the order of the score-tile stack", "everyone"),
+    )
 
     def __init__(self, components: Components | None = None) -> None:
         c = self.components = components or load_components()
@@ -282,30 +286,33 @@ class HangingGardens(Game[HangingGardensState]):
             return self._extra(state, parsed[1])
         return self._reveal(state, parsed[1])
 
-    def describe_step(self, state: HangingGardensState) -> str:
+    def describe_step(self, state: HangingGardensState) -> Sentence:
         """What the table is waiting for, in words (used in refusals and on the page)."""
-        who = state.players[state.seat]
+        who = {"player": state.players[state.seat]}
         phase = state.phase
         if phase == "setup":
-            return "the score-tile display is to be filled from the stack (reveal KIND)"
+            return Sentence("The score-tile display is to be filled from the stack (reveal KIND).")
         if phase == "deal":
-            return "the next building card goes on the card display (draw CARD)"
+            return Sentence("The next building card goes on the card display (draw CARD).")
         if phase == "place":
-            return (
-                f"{who} is to take a card from the display and lay it into their garden "
+            return Sentence(
+                "{player} is to take a card from the display and lay it into their garden "
                 "(place CARD R:C up|down), or put a card that fits nowhere in the box "
-                "(discard CARD)"
-            )
+                "(discard CARD).", who)
         if phase == "temple":
-            return f"{who} may build a temple on a group that grew (temple R:C, or no temple)"
+            return Sentence("{player} may build a temple on a group that grew (temple R:C, or "
+                            "no temple).", who)
         if phase == "extra":
-            return f"{who} draws a hidden extra score tile from the stack (extra KIND)"
+            return Sentence("{player} draws a hidden extra score tile from the stack "
+                            "(extra KIND).", who)
         if phase == "tile":
             allowed = ", ".join(str(col + 1) for col in range(state.columns))
-            return f"{who} is to take a score tile from column {allowed} (tile COLUMN:ROW)"
+            return Sentence("{player} is to take a score tile from column {columns} "
+                            "(tile COLUMN:ROW).", {**who, "columns": allowed})
         if phase == "refill":
-            return "the empty score-tile slot is to be refilled from the stack (reveal KIND)"
-        return "the game is over"
+            return Sentence("The empty score-tile slot is to be refilled from the stack "
+                            "(reveal KIND).")
+        return Sentence("The game is over.")
 
     # -- placing cards ---------------------------------------------------------------------------
     def placements(self, state: HangingGardensState, card: int) -> list[tuple[int, int]]:
@@ -608,7 +615,7 @@ class HangingGardens(Game[HangingGardensState]):
             "players": list(state.players),
             "you": None if player is None else state.players[player],
             "phase": state.phase,
-            "step": self.describe_step(state),
+            "step": str(self.describe_step(state)),
             "to_act": state.players[actor] if actor >= 0 else None,
             "round": state.round + 1,
             "start_player": state.players[state.round % len(state.players)],

@@ -17,7 +17,7 @@ from typing import Any
 
 from games.core.action_text import normalised, not_an_action
 from games.core.errors import BadSetup, BadState, IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Site
+from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Sentence, Site
 from games.core.scoresheet import ScoreSheet
 
 from .action_space import FILL, START, draw_text, limits_for, place_text, tower_text
@@ -214,30 +214,33 @@ class OnTop(Game[OnTopState]):
             return self._after_closing(state._replace(built=state.built + 1))
         raise IllegalAction(f"not now: {self.describe_step(state)}")
 
-    def describe_step(self, state: OnTopState) -> str:
+    def describe_step(self, state: OnTopState) -> Sentence:
         """What the table is waiting for, in words (used in refusals and views)."""
         phase = state.phase
-        who = state.players[state.seat]
+        who = {"player": state.players[state.seat]}
         if phase == "setup":
             starts = ", ".join(self.geometry.triangle_names[t] for t in self.components.start)
-            return f"black triangles go on the start triangles {starts} (start)"
+            return Sentence("Black triangles go on the start triangles {triangles} (start).",
+                            {"triangles": starts})
         if phase == "draw":
-            return f"{who} is to draw a rhombus from the bag and lay it on the draw pad (draw NN)"
+            return Sentence("{player} is to draw a rhombus from the bag and lay it on the draw "
+                            "pad (draw NN).", who)
         if phase == "place":
-            piece = self.components.piece_ids[state.drawn]
-            return (
-                f"{who} is to lay rhombus {piece} on two empty triangles next to a placed piece "
-                "(place R:C R:C: where half a goes, where half b goes)"
-            )
+            return Sentence(
+                "{player} is to lay rhombus {piece} on two empty triangles next to a placed "
+                "piece (place R:C R:C: where half a goes, where half b goes).",
+                {**who, "piece": self.components.piece_ids[state.drawn]})
         if phase == "fill":
-            return f"{who} is to put black triangles into the holes no rhombus can fill (fill)"
+            return Sentence("{player} is to put black triangles into the holes no rhombus can "
+                            "fill (fill).", who)
         if phase == "tower":
             circle, stones = state.towers[state.built]
             colours = self.components.colours
             order = ", then ".join(colours[seat] for seat in stones)
             name = self.geometry.circle_names[circle]
-            return f"stones go on circle {name}, bottom to top: {order} (tower {name})"
-        return "the game is over"
+            return Sentence("Stones go on circle {circle}, bottom to top: {order} "
+                            "(tower {circle}).", {"circle": name, "order": order})
+        return Sentence("The game is over.")
 
     # -- the steps -----------------------------------------------------------------------------
     def _place(self, state: OnTopState, number: int) -> OnTopState:
@@ -423,7 +426,7 @@ class OnTop(Game[OnTopState]):
             "colours": dict(zip(state.players, colours, strict=False)),
             "partners": state.partners,
             "phase": state.phase,
-            "step": self.describe_step(state),
+            "step": str(self.describe_step(state)),
             "to_act": state.players[actor] if actor >= 0 else None,
             "triangles": triangles,
             "drawn": None

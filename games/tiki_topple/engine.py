@@ -19,7 +19,7 @@ from typing import Any
 
 from games.core.action_text import is_number, words
 from games.core.errors import BadActionText, BadPosition, IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Site
+from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Secret, Sentence, Site
 from games.core.scoresheet import ScoreSheet
 
 from . import stack as moves
@@ -128,6 +128,10 @@ class TikiTopple(Game[TikiState]):
     name = "Tiki Topple"
     min_players = 2
     max_players = 4
+    secrets = (
+        Secret("each player's mission card", "others"),
+        Secret("the cards each player set aside", "others"),
+    )
     options = (
         OptionSpec(
             "edition",
@@ -222,6 +226,27 @@ class TikiTopple(Game[TikiState]):
                 low, high = moves.target_range(kind, size)
                 actions.extend(map(TARGET_TEXT[kind].__getitem__, sorted(stack[low:high])))
         return actions or ["pass"]
+
+    def describe_step(self, state: TikiState) -> Sentence:
+        """What the table is waiting for, in words (the page's headline, refusals)."""
+        phase = state.phase
+        who = {"player": state.players[state.turn]}
+        if phase == "build":
+            return Sentence("Build the stack: the nine tikis in a column on the stack places, "
+                            "in any order (build TIKI ...).")
+        if phase == "deal":
+            return Sentence("{player} is dealt a mission card, face down (mission N).", who)
+        if phase == "aside":
+            count = load_edition(state.edition).set_aside
+            return Sentence("{player} sets {count} cards aside, face down (aside CARD ...).",
+                            {**who, "count": str(count)})
+        if phase == "play":
+            return Sentence("{player}: play a card onto the play pad and move the tiki it "
+                            "names (up2 lokahi, topple kapu, toast ...).", who)
+        if phase == "cleanup":
+            return Sentence("The round is over: clear the stack and the play pad for the next "
+                            "round (clear).")
+        return Sentence("The game is over.")
 
     # -- applying ------------------------------------------------------------------------------
     def parse_action(self, text: str) -> str:

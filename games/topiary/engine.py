@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 from typing import Any, TypeVar
 
 from games.core.errors import IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Site
+from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Secret, Sentence, Site
 from games.core.scoresheet import ScoreSheet
 
 from . import position as position_module
@@ -42,6 +42,11 @@ class Topiary(Game[TopiaryState]):
     name = "Topiary"
     min_players = 2
     max_players = 4
+    secrets = (
+        Secret("each player's hand of tiles", "others"),
+        Secret("face-down tiles in the garden and the tiles left in the box", "everyone"),
+        Secret("the tile face down on the deal pad", "others"),
+    )
     options = (
         OptionSpec(
             "draft",
@@ -165,36 +170,43 @@ class Topiary(Game[TopiaryState]):
             return self._return(state)
         return self._remove(state, parsed)
 
-    def describe_step(self, state: TopiaryState) -> str:
-        """What the table is waiting for, in words (used in refusals)."""
-        who = state.players[state.seat]
+    def describe_step(self, state: TopiaryState) -> Sentence:
+        """What the table is waiting for, in words (used in refusals and on the page)."""
+        who = {"player": state.players[state.seat]}
         phase = state.phase
         if phase == "remove":
-            return "one whole shape is to be put back in the box (remove SHAPE)"
+            return Sentence("One whole shape is to be put back in the box (remove SHAPE).")
         if phase == "lay":
             cell = cell_name(state.grid.index(EMPTY), self.size)
-            return f"the next layout tile goes face down on {cell} (lay {cell} SHAPE VALUE)"
+            return Sentence("The next layout tile goes face down on {cell} "
+                            "(lay {cell} SHAPE VALUE).", {"cell": cell})
         if phase == "deal":
-            return f"a tile for {who} is to be laid face down on the deal pad (deal SHAPE VALUE)"
+            return Sentence("A tile for {player} is to be laid face down on the deal pad "
+                            "(deal SHAPE VALUE).", who)
         if phase in ("collect", "receive"):
-            return f"{who} is to take the tile on the deal pad into their hand (pick)"
+            return Sentence("{player} is to take the tile on the deal pad into their hand "
+                            "(pick).", who)
         if phase == "draft":
             extra = len(state.hands[state.seat]) - self.components.hand_size
-            return (
-                f"{who} is to lay {extra} more tile{'s' if extra > 1 else ''} to pass on the "
-                "deal pad, one at a time (pass SHAPE VALUE)"
-            )
+            template = ("{player} is to lay {count} more tile to pass on the deal pad, one at "
+                        "a time (pass SHAPE VALUE)." if extra == 1 else
+                        "{player} is to lay {count} more tiles to pass on the deal pad, one at "
+                        "a time (pass SHAPE VALUE).")
+            return Sentence(template, {**who, "count": str(extra)})
         if phase == "return":
-            return f"{who} is to put the tile on the deal pad back in the box (box)"
+            return Sentence("{player} is to put the tile on the deal pad back in the box "
+                            "(box).", who)
         if phase == "visitor":
-            return f"{who} is to place a visitor (visitor R:C:DIR)"
+            return Sentence("{player} is to place a visitor (visitor R:C:DIR).", who)
         if phase == "take":
             spot = self.spots[state.visitors[-1][0]].name
-            return f"{who} is to take a face-down tile from the line of the visitor at {spot}"
+            return Sentence("{player} is to take a face-down tile from the line of the visitor "
+                            "at {spot}.", {**who, "spot": spot})
         if phase == "place":
             cell = cell_name(state.gap, self.size)
-            return f"{who} is to put a hand tile face up on {cell} (place {cell} SHAPE VALUE)"
-        return "the game is over"
+            return Sentence("{player} is to put a hand tile face up on {cell} "
+                            "(place {cell} SHAPE VALUE).", {**who, "cell": cell})
+        return Sentence("The game is over.")
 
     # -- the steps -----------------------------------------------------------------------------
     def _remove(self, state: TopiaryState, action: Action) -> TopiaryState:
@@ -375,7 +387,7 @@ class Topiary(Game[TopiaryState]):
             "colours": dict(zip(state.players, self.components.colours, strict=False)),
             "draft": state.draft,
             "phase": state.phase,
-            "step": self.describe_step(state),
+            "step": str(self.describe_step(state)),
             "to_act": state.players[actor] if actor >= 0 else None,
             "removed_shape": state.removed or None,
             "grid": grid,

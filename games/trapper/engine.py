@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from games.core.errors import IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Site
+from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Secret, Sentence, Site
 from games.core.scoresheet import ScoreSheet
 
 from . import position as position_module
@@ -60,6 +60,10 @@ class Trapper(Game[TrapperState]):
     name = "Trapper"
     min_players = 2
     max_players = 4
+    secrets = (
+        Secret("each player's hand of cards", "others"),
+        Secret("face-down landscape tiles, the tiles not laid and the draw pile", "everyone"),
+    )
     options = (
         OptionSpec(
             "placement",
@@ -284,27 +288,29 @@ class Trapper(Game[TrapperState]):
             return self._setup(state)
         raise IllegalAction(f"not now: {self.describe_step(state)}")
 
-    def describe_step(self, state: TrapperState) -> str:
+    def describe_step(self, state: TrapperState) -> Sentence:
         """What the table is waiting for, in words (used in refusals and views)."""
-        who = state.players[state.seat]
+        who = {"player": state.players[state.seat]}
         phase = state.phase
         if phase == "setup":
-            return (f"{who} is to lay the chips into the bank and stand the trappers on the "
-                    "centre squares (setup)")
+            return Sentence("{player} is to lay the chips into the bank and stand the trappers "
+                            "on the centre squares (setup).", who)
         if phase == "lay":
             cell = cell_name(self._next_layout_cell(state), self.size)
-            return f"the next layout tile goes face down on {cell} (lay {cell} TILE)"
+            return Sentence("The next layout tile goes face down on {cell} (lay {cell} TILE).",
+                            {"cell": cell})
         if phase == "deal":
-            return f"a card is to be dealt to {who} (deal COLOUR)"
+            return Sentence("A card is to be dealt to {player} (deal COLOUR).", who)
         if phase == "draw":
-            return f"{who} draws a card (draw COLOUR)"
+            return Sentence("{player} draws a card (draw COLOUR).", who)
         if phase == "turn":
             if state.trapper == EMPTY:
-                return (f"{who} is to move a trapper (COLOUR R:C [joker COLOUR]), trade for a "
-                        "species chip, pass or retire")
-            colour = self.components.colours[state.trapper]
-            return f"{who} may move the {colour} trapper again, trade, or end the turn (done)"
-        return "the game is over"
+                return Sentence("{player} is to move a trapper (COLOUR R:C [joker COLOUR]), "
+                                "trade for a species chip, pass or retire.", who)
+            return Sentence("{player} may move the {colour} trapper again, trade, or end the "
+                            "turn (done).",
+                            {**who, "colour": self.components.colours[state.trapper]})
+        return Sentence("The game is over.")
 
     # -- the steps -----------------------------------------------------------------------------
     def _setup(self, state: TrapperState) -> TrapperState:
@@ -573,7 +579,7 @@ class Trapper(Game[TrapperState]):
             "players": list(state.players),
             "you": None if player is None else state.players[player],
             "phase": state.phase,
-            "step": self.describe_step(state),
+            "step": str(self.describe_step(state)),
             "to_act": state.players[actor] if actor >= 0 else None,
             "grid": grid,
             "moving": None if state.trapper == EMPTY else c.colours[state.trapper],

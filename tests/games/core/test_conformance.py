@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.core import IllegalAction, Limits, ScoreLine, ScoreSheet
+from games.core import Game, IllegalAction, Limits, ScoreLine, ScoreSheet, Sentence
 from games.core.conformance import ConformanceError, check_game
 
 from .toy_game import HighCard, HighCardState
@@ -123,6 +123,29 @@ class ScoreOutOfRange(HighCard):
         return Limits(full.actions, full.max_steps, full.min_score, 1)
 
 
+class UndeclaredSecrets(HighCard):
+    secrets = ()
+
+
+class SecretsNeverRedrawn(HighCard):
+    resample = Game.resample
+
+
+class StepAsText(HighCard):
+    def describe_step(self, state: HighCardState) -> str:  # type: ignore[override]
+        return "someone plays"
+
+
+class StepMissingArgument(HighCard):
+    def describe_step(self, state: HighCardState) -> Sentence:
+        return Sentence("{player} bets on {colour}", {"player": "p0"})
+
+
+class ToActNotTheActor(HighCard):
+    def to_act(self, state: HighCardState) -> int | None:
+        return None
+
+
 @pytest.mark.parametrize(
     ("engine", "complaint"),
     [
@@ -140,6 +163,11 @@ class ScoreOutOfRange(HighCard):
         (UnsortedLimits(), "limits().actions are not sorted"),
         (TooShortLimit(), "longer than limits().max_steps"),
         (ScoreOutOfRange(), "outside limits()"),
+        (UndeclaredSecrets(), "declares no secrets"),
+        (SecretsNeverRedrawn(), "does not override resample()"),
+        (StepAsText(), "not a Sentence"),
+        (StepMissingArgument(), "does not format with its args"),
+        (ToActNotTheActor(), "to_act() is None while seat"),
     ],
     ids=lambda value: type(value).__name__ if not isinstance(value, str) else "",
 )

@@ -22,6 +22,7 @@ from games.core import (
     Limits,
     ScoreLine,
     ScoreSheet,
+    Secret,
     Site,
 )
 
@@ -39,6 +40,7 @@ class HighCard(Game[HighCardState]):
     name = "High Card"
     min_players = 2
     max_players = 2
+    secrets = (Secret("each player's card", hidden_from="others"),)
 
     def initial(self, players: Sequence[str], options: Mapping[str, str] | None = None):
         self.check_options(options)

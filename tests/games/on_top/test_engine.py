@@ -133,7 +133,7 @@ def test_majority_on_top_second_below() -> None:
     assert after.towers == ((GEOMETRY.circle_names.index("3:4"), (1, 0)),)
     assert after.phase == "tower" and after.stones_left == (20, 20)
     assert engine.legal_actions(after) == ["tower 3:4"]
-    assert "bottom to top: yellow, then blue" in engine.describe_step(after)
+    assert "bottom to top: yellow, then blue" in str(engine.describe_step(after))
     built = engine.apply(after, "tower 3:4")
     assert engine.board(built)["circle:3:4"] == "stone"
     assert built.phase == "draw" and built.seat == 1
