@@ -18,14 +18,27 @@ from controller.journal import JournalError
 from games.core.errors import GameError
 from hardware.errors import HardwareError
 
-from . import bench, enroll, games_cmd, play, playout, profile_cmd, replay, run, score, sim
+from . import (
+    bench,
+    enroll,
+    games_cmd,
+    play,
+    playout,
+    playthrough,
+    profile_cmd,
+    replay,
+    run,
+    score,
+    sim,
+)
 from .common import UserError
 
 USER_ERRORS = (UserError, GameError, HardwareError, JournalError)
 """What a person can put right: printed as ``tabletop COMMAND: message``, exit code 2."""
 BROKEN_PIPE_EXIT = 128 + 13  # SIGPIPE
 
-COMMANDS = [games_cmd, score, playout, replay, play, bench, enroll, run, sim, profile_cmd]
+COMMANDS = [games_cmd, score, playout, playthrough, replay, play, bench, enroll, run, sim,
+            profile_cmd]
 
 
 class _Parser(argparse.ArgumentParser):
