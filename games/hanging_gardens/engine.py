@@ -22,8 +22,9 @@ from games.core.action_text import look_up
 from games.core.errors import IllegalAction
 from games.core.game import CHANCE, TERMINAL, Game, Limits, Secret, Sentence, Site
 from games.core.scoresheet import ScoreSheet
+from games.core.tuples import added, replaced
 
-from . import action_space as texts
+from . import actions as texts
 from . import position as position_module
 from .components import (
     CARD_COLS,
@@ -35,6 +36,7 @@ from .components import (
     Components,
     load_components,
 )
+from .limits import limits_for
 from .scoring import rank_winners, score_sheet
 from .state import (
     CHANCE_PHASES,
@@ -203,8 +205,8 @@ class HangingGardens(Game[HangingGardensState]):
         )
 
     def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
-        """The enumeration and the derivations of the bounds are in ``action_space``."""
-        return texts.limits_for(self.components, n_players)
+        """The enumeration and the derivations of the bounds are in ``limits``."""
+        return limits_for(self.components, n_players)
 
     # -- playing -------------------------------------------------------------------------------
     def actor(self, state: HangingGardensState) -> int:
@@ -394,8 +396,8 @@ class HangingGardens(Game[HangingGardensState]):
         placed = tuple(sorted(fields[k] for k in self.motif_fields[card]))
         after = state._replace(
             display=_without_card(state.display, card),
-            tops=_set(state.tops, seat, tuple(new_top)),
-            tags=_set(state.tags, seat, tuple(new_tags)),
+            tops=replaced(state.tops, seat, tuple(new_top)),
+            tags=replaced(state.tags, seat, tuple(new_tags)),
             placed=placed,
         )
         if not state.built[seat] and self._eligible_groups(after):
@@ -484,9 +486,9 @@ class HangingGardens(Game[HangingGardensState]):
         size = len(group)
         c = self.components
         after = state._replace(
-            tags=_set(state.tags, seat, tuple(tags)),
-            temples=_set(state.temples, seat, tuple(sorted((*kept, to)))),
-            built=_set(state.built, seat, True),
+            tags=replaced(state.tags, seat, tuple(tags)),
+            temples=replaced(state.temples, seat, tuple(sorted((*kept, to)))),
+            built=replaced(state.built, seat, True),
             placed=(),
             columns=min(size - 2, c.tile_columns),
         )
@@ -519,8 +521,8 @@ class HangingGardens(Game[HangingGardensState]):
             raise IllegalAction(f"there is no score tile on {self.slot_names[slot]}")
         seat = state.seat
         after = state._replace(
-            tile_slots=_set(state.tile_slots, slot, EMPTY),
-            collected=_set(state.collected, seat, _add(state.collected[seat], kind, 1)),
+            tile_slots=replaced(state.tile_slots, slot, EMPTY),
+            collected=replaced(state.collected, seat, added(state.collected[seat], kind, 1)),
         )
         if sum(state.stack):
             return after._replace(phase="refill")
@@ -531,9 +533,9 @@ class HangingGardens(Game[HangingGardensState]):
             raise IllegalAction(f"no {self.components.kinds[kind]} tile is left in the stack")
         seat = state.seat
         after = state._replace(
-            stack=_add(state.stack, kind, -1),
-            collected=_set(state.collected, seat, _add(state.collected[seat], kind, 1)),
-            extras=_set(state.extras, seat, _add(state.extras[seat], kind, 1)),
+            stack=added(state.stack, kind, -1),
+            collected=replaced(state.collected, seat, added(state.collected[seat], kind, 1)),
+            extras=replaced(state.extras, seat, added(state.extras[seat], kind, 1)),
         )
         return self._to_tile(after)
 
@@ -542,7 +544,7 @@ class HangingGardens(Game[HangingGardensState]):
             raise IllegalAction(f"no {self.components.kinds[kind]} tile is left in the stack")
         slot = state.tile_slots.index(EMPTY)
         after = state._replace(
-            stack=_add(state.stack, kind, -1), tile_slots=_set(state.tile_slots, slot, kind)
+            stack=added(state.stack, kind, -1), tile_slots=replaced(state.tile_slots, slot, kind)
         )
         if state.phase == "setup":
             if EMPTY in after.tile_slots and sum(after.stack):
@@ -556,7 +558,7 @@ class HangingGardens(Game[HangingGardensState]):
             raise IllegalAction(f"{self.components.card_names[card]} is not in the deck any more")
         slot = state.display.index(EMPTY)
         deck = tuple(c for c in state.deck if c != card)
-        display = _set(state.display, slot, card)
+        display = replaced(state.display, slot, card)
         if EMPTY in display and deck:
             return state._replace(deck=deck, display=display)
         return state._replace(phase="place", deck=deck, display=display)
@@ -851,7 +853,7 @@ def _mask(fields: Iterable[int]) -> int:
 def _lose_tile(state: HangingGardensState) -> HangingGardensState:
     """A score tile that could not be had: it counts as missing and the game ends this round."""
     seat = state.seat
-    return state._replace(missing=_set(state.missing, seat, state.missing[seat] + 1), ending=True)
+    return state._replace(missing=added(state.missing, seat, 1), ending=True)
 
 
 def _kind_list(counts: tuple[int, ...], kinds: tuple[str, ...]) -> list[str]:
@@ -861,11 +863,3 @@ def _kind_list(counts: tuple[int, ...], kinds: tuple[str, ...]) -> list[str]:
 def _without_card(display: tuple[int, ...], card: int) -> tuple[int, ...]:
     return tuple(EMPTY if c == card else c for c in display)
 
-
-def _add(counts: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
-    return (*counts[:index], counts[index] + amount, *counts[index + 1 :])
-
-
-def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    """A copy of ``items`` with one entry replaced (states are tuples, never mutated)."""
-    return (*items[:index], value, *items[index + 1 :])

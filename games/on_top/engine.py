@@ -20,10 +20,12 @@ from games.core.errors import BadSetup, BadState, IllegalAction
 from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Sentence, Site
 from games.core.scoresheet import ScoreSheet
 
-from .action_space import FILL, START, draw_text, limits_for, place_text, tower_text
+from .actions import FILL, START, draw_text, place_text, tower_text
 from .components import Components, load_components
 from .geometry import PAD_SITE, circle_site, table_sites, triangle_site
-from .scoring import Tower, best, score_position, score_towers
+from .limits import limits_for
+from .position import score_position
+from .scoring import Tower, best, score_towers
 from .state import BLACK, EMPTY, NEUTRAL, PHASES, OnTopState
 
 FORMS = "start, draw NN, place R:C R:C (half a, half b), fill, tower R:C"
@@ -126,7 +128,7 @@ class OnTop(Game[OnTopState]):
         )
 
     def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
-        """The derivations are in ``action_space``."""
+        """The derivations are in ``limits``."""
         if options["partners"] == "on" and n_players != 4:
             raise BadSetup("the partner game is for 4 players")
         return limits_for(self.components, n_players)

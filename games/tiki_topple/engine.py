@@ -8,119 +8,34 @@ cleared (a step a player does with their hands, so the referee sees it).
 
 from __future__ import annotations
 
-import itertools
-import math
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
-from games.core.action_text import is_number, words
-from games.core.errors import BadActionText, BadPosition, IllegalAction
+from games.core.errors import IllegalAction
 from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Secret, Sentence, Site
 from games.core.scoresheet import ScoreSheet
+from games.core.tuples import replaced
 
 from . import stack as moves
-from .components import CARD_KINDS, EDITIONS, Edition, load_edition
+from .actions import (
+    CANONICAL,
+    PLAY_ORDER,
+    TARGET_TEXT,
+    aside_outcomes,
+    aside_sampler,
+    build_actions,
+    build_outcomes,
+    parse,
+    stack_groups_ok,
+    wiki_actions,
+)
+from .components import EDITIONS, load_edition
+from .limits import edition_limits
+from .position import score_position
 from .scoring import mission_line, mission_points
 from .state import RoundResult, TikiState, state_from_json, state_to_json
-
-TIKIS = load_edition("schmidt").tikis
-SORTED_TIKIS = tuple(sorted(TIKIS))
-PLAY_ORDER = tuple(sorted(("puh", "toast", "topple", "up1", "up2", "up3", "wiki")))
-"""Card kinds in the order their actions sort."""
-TARGET_TEXT = {kind: {tiki: f"{kind} {tiki}" for tiki in TIKIS} for kind in moves.TARGETED}
-WIKI_PAIRS = tuple((a, b, f"wiki {a} {b}") for a, b in itertools.combinations(SORTED_TIKIS, 2))
-"""Action texts made once: legal_actions runs in every step of every playout."""
-
-
-@cache
-def build_outcomes(edition_id: str) -> tuple[tuple[str, Fraction], ...]:
-    """Every legal stack (groups contiguous, any order): 3! x 3!^3 = 1296, equally likely."""
-    groups = load_edition(edition_id).groups
-    stacks = [
-        tuple(tiki for group in group_order for tiki in group)
-        for ordered in itertools.product(*(itertools.permutations(g) for g in groups))
-        for group_order in itertools.permutations(ordered)
-    ]
-    actions = sorted("build " + " ".join(s) for s in stacks)
-    probability = Fraction(1, len(actions))
-    return tuple((action, probability) for action in actions)
-
-
-@cache
-def aside_sampler(hand: tuple[str, ...], count: int) -> tuple[list[str], list[float]]:
-    """``aside_outcomes`` as float cumulative weights, for fast sampling."""
-    outcomes = aside_outcomes(hand, count)
-    return [a for a, _ in outcomes], list(itertools.accumulate(float(p) for _, p in outcomes))
-
-
-@cache
-def wiki_actions(present: frozenset[str]) -> tuple[str, ...]:
-    return tuple(text for a, b, text in WIKI_PAIRS if a in present and b in present)
-
-
-@cache
-def build_actions(edition_id: str) -> frozenset[str]:
-    return frozenset(action for action, _ in build_outcomes(edition_id))
-
-
-@cache
-def aside_outcomes(hand: tuple[str, ...], count: int) -> tuple[tuple[str, Fraction], ...]:
-    """The card kinds set aside from ``hand``, with the chance of each multiset."""
-    tally = Counter(
-        tuple(sorted(combo)) for combo in itertools.combinations(hand, count)
-    )
-    total = math.comb(len(hand), count)
-    return tuple(
-        sorted(("aside " + " ".join(kinds), Fraction(n, total)) for kinds, n in tally.items())
-    )
-
-
-@cache
-def edition_limits(edition_id: str, n_players: int) -> Limits:
-    """Every action of an edition, and the bounds of a game of it.
-
-    A round has 1 build, n deals, n set-asides (if any), then turns that each take at least
-    one card from a hand (a pass empties it, empty hands are skipped), then 1 clear; each
-    round adds at most the sum of the mission points to a total, never less than 0.
-    """
-    edition = load_edition(edition_id)
-    hand = edition.hand(n_players)
-    kinds = set(hand)
-    actions = {action for action, _ in build_outcomes(edition_id)}
-    actions |= {f"mission {number}" for number in range(1, len(edition.missions) + 1)}
-    if edition.set_aside:
-        actions |= {action for action, _ in aside_outcomes(hand, edition.set_aside)}
-    actions |= {TARGET_TEXT[kind][tiki] for kind in moves.TARGETED if kind in kinds
-                for tiki in edition.tikis}
-    if "wiki" in kinds:
-        actions |= {text for _, _, text in WIKI_PAIRS}
-    if "toast" in kinds:
-        actions.add("toast")
-    actions |= {"pass", "clear"}
-    rounds = edition.rounds_by_players[n_players]
-    setup = 1 + n_players * (2 if edition.set_aside else 1)
-    turns = n_players * (len(hand) - edition.set_aside)
-    return Limits(
-        actions=tuple(sorted(actions)),
-        max_steps=rounds * (setup + turns + 1),
-        min_score=rounds * sum(min(points, 0) for points in edition.points),
-        max_score=rounds * sum(max(points, 0) for points in edition.points),
-    )
-
-
-def stack_groups_ok(edition: Edition, stack: Sequence[str]) -> str:
-    """Empty if ``stack`` is a legal starting stack, else why not."""
-    if sorted(stack) != sorted(edition.tikis):
-        return "the stack must hold each of the 9 tikis exactly once"
-    group_of = {tiki: n for n, group in enumerate(edition.groups) for tiki in group}
-    runs = [group_of[tiki] for tiki in stack]
-    if any(runs[i] != runs[i - i % 3] for i in range(9)):
-        return "the tikis of each back symbol must stand together, three in a row"
-    return ""
 
 
 class TikiTopple(Game[TikiState]):
@@ -250,23 +165,7 @@ class TikiTopple(Game[TikiState]):
 
     # -- applying ------------------------------------------------------------------------------
     def parse_action(self, text: str) -> str:
-        head, *args = words(text)
-        if head in ("toast", "pass", "clear") and not args:
-            return head
-        if head in moves.TARGETED and len(args) == 1 and args[0] in TIKIS:
-            return f"{head} {args[0]}"
-        if head == "wiki" and len(args) == 2 and set(args) <= set(TIKIS) and args[0] != args[1]:
-            return "wiki " + " ".join(sorted(args))
-        if head == "build" and len(args) == 9 and sorted(args) == sorted(TIKIS):
-            return "build " + " ".join(args)
-        if head == "mission" and len(args) == 1 and is_number(args[0]):
-            return f"mission {int(args[0])}"
-        if head == "aside" and args and all(kind in CARD_KINDS for kind in args):
-            return "aside " + " ".join(sorted(args))
-        raise BadActionText(
-            f"{text.strip()!r} is not a Tiki Topple action; try e.g. 'up2 lokahi', "
-            "'puh nani', 'topple kapu', 'wiki nani kapu', 'toast'"
-        )
+        return parse(text)
 
     def apply(self, state: TikiState, action: str) -> TikiState:
         canonical = action if action in CANONICAL else self.parse_action(action)
@@ -292,8 +191,8 @@ class TikiTopple(Game[TikiState]):
         hand = list(state.hands[state.turn])
         for kind in kinds:
             hand.remove(kind)
-        hands = _set(state.hands, state.turn, tuple(hand))
-        aside = _set(state.aside, state.turn, tuple(kinds))
+        hands = replaced(state.hands, state.turn, tuple(hand))
+        aside = replaced(state.aside, state.turn, tuple(kinds))
         return self._after_chance_step(state, hands=hands, aside=aside, done="aside")
 
     def sample_chance(self, state: TikiState, rng: random.Random) -> str:
@@ -354,8 +253,8 @@ class TikiTopple(Game[TikiState]):
         if kind == "pass":
             if self._card_actions(state) != ["pass"]:
                 raise IllegalAction("a player who can play a card must play one")
-            return self._end_turn(state, _set(state.hands, seat, ()), state.stack, state.toasted,
-                                  played=state.played)
+            return self._end_turn(state, replaced(state.hands, seat, ()), state.stack,
+                                  state.toasted, played=state.played)
         if kind not in hand:
             raise IllegalAction(f"{state.players[seat]} has no {kind} card in hand")
         stack = state.stack
@@ -379,8 +278,8 @@ class TikiTopple(Game[TikiState]):
                 stack = moves.move(stack, kind, targets[0])
         remaining = list(hand)
         remaining.remove(kind)
-        hands = _set(state.hands, seat, tuple(remaining))
-        played = _set(state.played, seat, (*state.played[seat], kind))
+        hands = replaced(state.hands, seat, tuple(remaining))
+        played = replaced(state.played, seat, (*state.played[seat], kind))
         return self._end_turn(state, hands, stack, toasted, played, pad=f"{seat}:{kind}")
 
     def _end_turn(
@@ -477,33 +376,7 @@ class TikiTopple(Game[TikiState]):
         return ScoreSheet(state.players, state.totals, lines)
 
     def score_position(self, position: Mapping[str, Any]) -> tuple[ScoreSheet, list[int]]:
-        edition = load_edition("schmidt")
-        if not isinstance(position, Mapping):
-            raise BadPosition("a Tiki Topple position is a JSON object with stack and missions")
-        unknown = set(position) - {"stack", "missions"}
-        if unknown:
-            raise BadPosition(f"unknown keys {sorted(unknown)}; expected stack and missions")
-        stack = _tikis(position.get("stack"), "stack")
-        if not 3 <= len(stack) <= 9:
-            raise BadPosition(f"the stack holds 3 to 9 tikis, not {len(stack)}")
-        missions = position.get("missions")
-        if not isinstance(missions, Mapping) or not missions:
-            raise BadPosition('missions must map player names to 3 tikis, e.g. {"anna": [...]}')
-        names = tuple(missions)
-        if not all(isinstance(name, str) and name.strip() for name in names):
-            raise BadPosition("player names must be non-empty strings")
-        totals = []
-        lines = []
-        for name in names:
-            card = _tikis(missions[name], f"{name}'s mission")
-            if len(card) != 3:
-                raise BadPosition(f"{name}'s mission names 3 tikis, not {len(card)}")
-            line = mission_line(edition, stack, card, "")
-            totals.append(line.points)
-            lines.append((line,))
-        sheet = ScoreSheet(names, tuple(totals), tuple(lines))
-        best = max(totals)
-        return sheet, [seat for seat, total in enumerate(totals) if total == best]
+        return score_position(position)
 
     # -- views and the physical table ----------------------------------------------------------
     def players(self, state: TikiState) -> tuple[str, ...]:
@@ -640,31 +513,3 @@ class TikiTopple(Game[TikiState]):
 
             raise BadState(f"unknown edition {state.edition!r}")
         return state
-
-
-CANONICAL = frozenset(
-    [*(t for texts in TARGET_TEXT.values() for t in texts.values())]
-    + [text for _, _, text in WIKI_PAIRS]
-    + ["toast", "pass", "clear"]
-    + [f"mission {number}" for number in range(1, 100)]
-    + ["aside " + " ".join(kinds) for size in (1, 2, 3)
-       for kinds in itertools.combinations_with_replacement(sorted(CARD_KINDS), size)]
-)
-"""Actions already in canonical form, so apply can skip parsing them (a stack to build is
-checked against the outcomes themselves)."""
-
-
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return values[:index] + (value,) + values[index + 1 :]
-
-
-def _tikis(value: Any, what: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise BadPosition(f"{what} must be a list of tiki names")
-    names = tuple(t.lower() for t in value)
-    for name in names:
-        if name not in TIKIS:
-            raise BadPosition(f"{what}: unknown tiki {name!r}; tikis are {', '.join(TIKIS)}")
-    if len(set(names)) != len(names):
-        raise BadPosition(f"{what} names a tiki twice")
-    return names

@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.core.action_text import look_up, normalised
+from games.core.grid import cell_name
 
 from .components import Components
-from .spots import all_spots, cell_name
+from .spots import all_spots
 
 FORMS = (
     "remove SHAPE, lay R:C SHAPE VALUE, deal SHAPE VALUE, pick, pass SHAPE VALUE, box, "

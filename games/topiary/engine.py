@@ -12,21 +12,21 @@ import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
 from games.core.errors import IllegalAction
 from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Secret, Sentence, Site
+from games.core.grid import cell_name
 from games.core.scoresheet import ScoreSheet
+from games.core.tuples import removed, replaced
 
 from . import position as position_module
-from .action_space import build_limits
 from .actions import BOX, PICK, Action, action_texts, parse
 from .components import Components, load_components
+from .limits import build_limits
 from .scoring import EMPTY, Scoring, rank_winners, score_table
-from .spots import PAD_SITE, all_spots, cell_name, cell_site, centre_cell, table_sites
+from .spots import PAD_SITE, all_spots, cell_site, centre_cell, table_sites
 from .state import CHANCE_PHASES, TopiaryState, state_from_json, state_to_json
-
-T = TypeVar("T")
 
 
 @cache
@@ -224,23 +224,23 @@ class Topiary(Game[TopiaryState]):
             )
         if tile not in state.supply:
             raise IllegalAction(f"{self._tile(tile)} is not in the supply any more")
-        grid = _set(state.grid, cell, tile)
+        grid = replaced(state.grid, cell, tile)
         face_up = state.face_up
         if cell == self.centre:
-            face_up = _set(face_up, cell, True)
-        supply = _without(state.supply, tile)
+            face_up = replaced(face_up, cell, True)
+        supply = removed(state.supply, tile)
         phase = "deal" if EMPTY not in grid else "lay"
         return state._replace(phase=phase, grid=grid, face_up=face_up, supply=supply)
 
     def _deal(self, state: TopiaryState, action: Action) -> TopiaryState:
         if action.tile not in state.supply:
             raise IllegalAction(f"{self._tile(action.tile)} is not in the supply any more")
-        supply = _without(state.supply, action.tile)
+        supply = removed(state.supply, action.tile)
         return state._replace(phase="collect", supply=supply, pad=action.tile)
 
     def _collect(self, state: TopiaryState) -> TopiaryState:
         seat, n = state.seat, len(state.players)
-        hands = _with_hand(state.hands, seat, tuple(sorted((*state.hands[seat], state.pad))))
+        hands = replaced(state.hands, seat, tuple(sorted((*state.hands[seat], state.pad))))
         dealt = state._replace(hands=hands, pad=EMPTY)
         if seat < n - 1 or len(hands[seat]) < self.components.hand_size:
             return dealt._replace(phase="deal", seat=(seat + 1) % n)
@@ -248,20 +248,20 @@ class Topiary(Game[TopiaryState]):
             return dealt._replace(phase="visitor", seat=0)
         # Draft: the last player dealt to takes the rest of the supply and passes first.
         last = tuple(sorted(hands[seat] + state.supply))
-        return dealt._replace(phase="draft", hands=_with_hand(hands, seat, last), supply=())
+        return dealt._replace(phase="draft", hands=replaced(hands, seat, last), supply=())
 
     def _pass(self, state: TopiaryState, action: Action) -> TopiaryState:
         seat = state.seat
         if action.tile not in state.hands[seat]:
             raise IllegalAction(f"{state.players[seat]} does not hold {self._tile(action.tile)}")
-        hands = _with_hand(state.hands, seat, _without(state.hands[seat], action.tile))
+        hands = replaced(state.hands, seat, removed(state.hands[seat], action.tile))
         if seat == 0:  # the start player chooses last: what they pass goes back in the box
             return state._replace(phase="return", hands=hands, pad=action.tile)
         return state._replace(phase="receive", hands=hands, pad=action.tile, seat=seat - 1)
 
     def _receive(self, state: TopiaryState) -> TopiaryState:
         seat = state.seat
-        hands = _with_hand(state.hands, seat, tuple(sorted((*state.hands[seat], state.pad))))
+        hands = replaced(state.hands, seat, tuple(sorted((*state.hands[seat], state.pad))))
         passer = seat + 1
         done = len(hands[passer]) == self.components.hand_size
         return state._replace(phase="draft", hands=hands, pad=EMPTY, seat=seat if done else passer)
@@ -296,8 +296,8 @@ class Topiary(Game[TopiaryState]):
         if tile == EMPTY or state.face_up[cell]:
             raise IllegalAction(f"the tile on {where} is not face down: take a face-down tile")
         seat = state.seat
-        hands = _with_hand(state.hands, seat, tuple(sorted((*state.hands[seat], tile))))
-        grid = _set(state.grid, cell, EMPTY)
+        hands = replaced(state.hands, seat, tuple(sorted((*state.hands[seat], tile))))
+        grid = replaced(state.grid, cell, EMPTY)
         return state._replace(phase="place", grid=grid, hands=hands, gap=cell)
 
     def _place_tile(self, state: TopiaryState, action: Action) -> TopiaryState:
@@ -310,9 +310,9 @@ class Topiary(Game[TopiaryState]):
         seat = state.seat
         if tile not in state.hands[seat]:
             raise IllegalAction(f"{state.players[seat]} does not hold {self._tile(tile)}")
-        hands = _with_hand(state.hands, seat, _without(state.hands[seat], tile))
-        grid = _set(state.grid, cell, tile)
-        face_up = _set(state.face_up, cell, True)
+        hands = replaced(state.hands, seat, removed(state.hands[seat], tile))
+        grid = replaced(state.grid, cell, tile)
+        face_up = replaced(state.face_up, cell, True)
         placed = state._replace(grid=grid, face_up=face_up, hands=hands, gap=EMPTY)
         return self._end_turn(placed, state.visitors)
 
@@ -502,7 +502,7 @@ class Topiary(Game[TopiaryState]):
 
     # -- bounds --------------------------------------------------------------------------------
     def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
-        """Built from the data; the derivations are in ``action_space``."""
+        """Built from the data; the derivations are in ``limits``."""
         return build_limits(self.components, self.texts, n_players, options["draft"] == "on")
 
     # -- serialisation -------------------------------------------------------------------------
@@ -536,17 +536,3 @@ def _passer(state: TopiaryState) -> int | None:
     return None
 
 
-def _without(tiles: tuple[int, ...], tile: int) -> tuple[int, ...]:
-    index = tiles.index(tile)
-    return tiles[:index] + tiles[index + 1 :]
-
-
-def _with_hand(
-    hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, ...]
-) -> tuple[tuple[int, ...], ...]:
-    return (*hands[:seat], hand, *hands[seat + 1 :])
-
-
-def _set(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """A copy of ``items`` with one entry replaced (states are tuples, never mutated)."""
-    return (*items[:index], value, *items[index + 1 :])

@@ -61,10 +61,6 @@ def centre_cell(size: int) -> int:
     return (size * size) // 2
 
 
-def cell_name(cell: int, size: int) -> str:
-    return f"{cell // size}:{cell % size}"
-
-
 def cell_site(cell: int, size: int) -> str:
     return f"grid:{cell // size}:{cell % size}"
 

@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from games.core.errors import BadState
+from games.core.grid import cell_name
 
 from .components import Components
 from .scoring import EMPTY
-from .spots import all_spots, cell_name, spot_index
+from .spots import all_spots, spot_index
 
 PHASES = (
     "remove",

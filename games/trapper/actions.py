@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.core.action_text import look_up
+from games.core.grid import cell_name
 
 from .components import CANOE, Components
 
@@ -50,10 +51,6 @@ class ActionTexts:
     draw: tuple[str, ...]
     trade: dict[int, str]
     parsed: dict[str, Action]
-
-
-def cell_name(cell: int, size: int) -> str:
-    return f"{cell // size}:{cell % size}"
 
 
 def action_texts(components: Components) -> ActionTexts:

@@ -14,15 +14,16 @@ import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
 from games.core.errors import IllegalAction
 from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Secret, Sentence, Site
+from games.core.grid import cell_name
 from games.core.scoresheet import ScoreSheet
+from games.core.tuples import removed, replaced
 
 from . import position as position_module
-from .action_space import enumerate_actions, trapper_limits
-from .actions import DONE, PASS, RETIRE, SETUP, Action, action_texts, cell_name, parse
+from .actions import DONE, PASS, RETIRE, SETUP, Action, action_texts, parse
 from .components import STEPS, Components, load_components
 from .display import (
     NONE,
@@ -34,6 +35,7 @@ from .display import (
     targets,
     trade_loads,
 )
+from .limits import enumerate_actions, trapper_limits
 from .scoring import rank_winners, score_table
 from .state import (
     CHANCE_PHASES,
@@ -44,7 +46,6 @@ from .state import (
     state_to_json,
 )
 
-T = TypeVar("T")
 PAD_SITES = ("pad:play:1", "pad:play:2")
 OUT_PIECE = "marker:out:{}"
 """Each seat has its own out marker (``marker:out:1``), laid when its player ends."""
@@ -137,13 +138,13 @@ class Trapper(Game[TrapperState]):
 
     # -- bounds --------------------------------------------------------------------------------
     def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
-        """Every action that can ever be legal and provable bounds (see ``action_space``)."""
+        """Every action that can ever be legal and provable bounds (see ``limits``)."""
         choose = options["placement"] == "choose"
-        return trapper_limits(self.components, self._action_space(choose), len(self.layout),
+        return trapper_limits(self.components, self._every_action(choose), len(self.layout),
                               n_players)
 
     @lru_cache(maxsize=2)  # noqa: B019 (one engine object lives for the whole process)
-    def _action_space(self, choose: bool) -> tuple[str, ...]:
+    def _every_action(self, choose: bool) -> tuple[str, ...]:
         """The player count does not change the actions: one tuple per placement option."""
         return enumerate_actions(self.texts, self.layout, choose)
 
@@ -330,10 +331,10 @@ class Trapper(Game[TrapperState]):
             )
         if action.tile not in state.supply:
             raise IllegalAction(f"{self.tile_names[action.tile]} is already laid")
-        grid = _set(state.grid, cell, action.tile)
+        grid = replaced(state.grid, cell, action.tile)
         near_trapper = any(other in self.centre for other, _ in self.neighbours[cell])
-        face_up = _set(state.face_up, cell, True) if near_trapper else state.face_up
-        supply = _without(state.supply, action.tile)
+        face_up = replaced(state.face_up, cell, True) if near_trapper else state.face_up
+        supply = removed(state.supply, action.tile)
         done = len(supply) == len(self.components.tiles) - len(self.layout)
         return state._replace(phase="deal" if done else "lay", grid=grid, face_up=face_up,
                               supply=supply)
@@ -343,9 +344,9 @@ class Trapper(Game[TrapperState]):
         if not state.draw[colour]:
             raise IllegalAction(f"no {self.components.colours[colour]} card is left to draw")
         seat = state.seat
-        draw = _set(state.draw, colour, state.draw[colour] - 1)
+        draw = replaced(state.draw, colour, state.draw[colour] - 1)
         hand = state.hands[seat]
-        hands = _set(state.hands, seat, _set(hand, colour, hand[colour] + 1))
+        hands = replaced(state.hands, seat, replaced(hand, colour, hand[colour] + 1))
         state = state._replace(draw=draw, hands=hands)
         if state.phase == "deal":
             n = len(state.players)
@@ -410,8 +411,8 @@ class Trapper(Game[TrapperState]):
         seat = state.seat
         hand = state.hands[seat]
         discard = tuple(a + b for a, b in zip(state.discard, hand, strict=True))
-        hands = _set(state.hands, seat, (0,) * len(hand))
-        retired = _set(state.retired, seat, True)
+        hands = replaced(state.hands, seat, (0,) * len(hand))
+        retired = replaced(state.retired, seat, True)
         state = state._replace(discard=discard, hands=hands, retired=retired)
         marker = self._next_active(state)
         if marker == EMPTY or state.passes >= retired.count(False):
@@ -434,9 +435,9 @@ class Trapper(Game[TrapperState]):
                 f"the species chip {action.k} needs sold loads of {action.k} different species;"
                 f" you hold {kinds}"
             )
-        displays = _set(state.displays, seat, trade_loads(display, action.k, self.components))
+        displays = replaced(state.displays, seat, trade_loads(display, action.k, self.components))
         return state._replace(
-            displays=displays, species=_set(state.species, index, seat), traded=True)
+            displays=displays, species=replaced(state.species, index, seat), traded=True)
 
     def _step(self, state: TrapperState, action: Action) -> TrapperState:
         colours = self.components.colours
@@ -474,27 +475,27 @@ class Trapper(Game[TrapperState]):
         if len(places) == 1:
             onto = places[0]
         for paid_colour in paid:
-            hand = _set(hand, paid_colour, hand[paid_colour] - 1)
+            hand = replaced(hand, paid_colour, hand[paid_colour] - 1)
         discard = list(state.discard)
         for old in state.pad:
             discard[old] += 1
         display, sold = attach(display, tile, onto, self.components)
         sales, bonus = state.sales, state.bonus
         if sold is not None:
-            sales = _set(sales, seat, (*sales[seat], sold))
+            sales = replaced(sales, seat, (*sales[seat], sold))
             chip = bonus_chip(sold.amount, bonus, self.components.bonus_chips)
             if chip >= 0:
-                bonus = _set(bonus, chip, seat)
-        grid = _set(state.grid, cell, EMPTY)
+                bonus = replaced(bonus, chip, seat)
+        grid = replaced(state.grid, cell, EMPTY)
         face_up = list(state.face_up)
         face_up[cell] = False
         for other, _ in self.neighbours[cell]:
             if grid[other] != EMPTY:
                 face_up[other] = True
         state = state._replace(
-            grid=grid, face_up=tuple(face_up), trappers=_set(state.trappers, colour, cell),
-            hands=_set(state.hands, seat, hand), discard=tuple(discard), pad=paid,
-            trapper=colour, passes=0, displays=_set(state.displays, seat, display),
+            grid=grid, face_up=tuple(face_up), trappers=replaced(state.trappers, colour, cell),
+            hands=replaced(state.hands, seat, hand), discard=tuple(discard), pad=paid,
+            trapper=colour, passes=0, displays=replaced(state.displays, seat, display),
             sales=sales, bonus=bonus,
         )
         if all(t == EMPTY for t in grid):
@@ -713,12 +714,3 @@ class Trapper(Game[TrapperState]):
     def state_from_json(self, data: Mapping[str, Any]) -> TrapperState:
         return state_from_json(data, self.components)
 
-
-def _without(items: tuple[int, ...], item: int) -> tuple[int, ...]:
-    index = items.index(item)
-    return items[:index] + items[index + 1 :]
-
-
-def _set(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """A copy of ``items`` with one entry replaced (states are tuples, never mutated)."""
-    return (*items[:index], value, *items[index + 1 :])

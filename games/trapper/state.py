@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from games.core.errors import BadState
+from games.core.grid import cell_name
 
-from .actions import cell_name
 from .components import Components
 from .display import NONE, Canoe, Display, Sold
 

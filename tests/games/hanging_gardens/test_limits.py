@@ -16,7 +16,7 @@ import pytest
 from games.core import BadSetup, random_step
 from games.core.game import CHANCE, TERMINAL
 from games.hanging_gardens import GAME, HangingGardens
-from games.hanging_gardens import action_space as space
+from games.hanging_gardens import limits as space
 from games.hanging_gardens.components import Components
 from games.hanging_gardens.scoring import score_sheet
 from games.hanging_gardens.state import HangingGardensState
@@ -137,7 +137,7 @@ def step_counts(history: list[str]) -> Counter[str]:
 def test_each_part_of_the_step_bound_holds_in_games_played_to_be_long(
     box: str, tmp_path: Path
 ) -> None:
-    """The derivation in ``action_space.max_steps`` part by part: if a rule change broke one
+    """The derivation in ``limits.max_steps`` part by part: if a rule change broke one
     (two temples a round, a refill without a take), these counts would show it."""
     game = GAME if box == "full" else few_tiles(tmp_path)
     c = game.components

@@ -11,8 +11,8 @@ from games.core.errors import BadSetup
 from games.core.game import CHANCE, TERMINAL
 from games.core.playout import random_step, seat_names
 from games.topiary import GAME, Topiary
-from games.topiary.action_space import leftover_tiles
 from games.topiary.components import load_components
+from games.topiary.limits import leftover_tiles
 from games.topiary.scoring import EMPTY, score_line
 from games.topiary.spots import all_spots
 from games.topiary.state import TopiaryState

@@ -1,55 +1,12 @@
-"""On Top's limits: every action text, and provable bounds on the length of a game and on scores.
-
-The action texts are enumerated from the components (rhombi, board triangles and circles, start
-triangles), never from played games, so the numbering OpenSpiel and search rely on is stable and
-complete. The text forms live here so that the engine and the enumeration cannot drift apart.
-"""
+"""On Top's limits: provable bounds on the length of a game and on scores."""
 
 from __future__ import annotations
 
 from games.core.game import Limits
 
+from .actions import action_texts
 from .components import Components
 from .scoring import UNPLACED_PENALTY
-
-FILL = "fill"
-START = "start"
-
-
-def draw_text(piece_id: str) -> str:
-    """Chance: rhombus ``07`` came out of the bag."""
-    return f"draw {piece_id}"
-
-
-def place_text(a: str, b: str) -> str:
-    """Half a on triangle ``a``, half b on its neighbour ``b``."""
-    return f"place {a} {b}"
-
-
-def tower_text(circle: str) -> str:
-    """The decided stones are stacked on circle ``circle``."""
-    return f"tower {circle}"
-
-
-def action_texts(components: Components) -> tuple[str, ...]:
-    """Every text that can ever be legal, sorted: ``start``, ``fill``, a draw per rhombus, a
-    tower per circle and a placement per ordered pair of neighbouring triangles, leaving out
-    the pairs touching a start triangle (it is black from the ``start`` step on, before any
-    placement). The same for every player count and option: none of them changes the pieces,
-    the board or the grammar."""
-    geometry = components.geometry
-    names = geometry.triangle_names
-    start = set(components.start)
-    actions = {START, FILL}
-    actions.update(draw_text(piece) for piece in components.piece_ids)
-    actions.update(tower_text(circle) for circle in geometry.circle_names)
-    actions.update(
-        place_text(names[a], names[b])
-        for a, neighbours in enumerate(geometry.neighbours)
-        for b in neighbours
-        if a not in start and b not in start
-    )
-    return tuple(sorted(actions))
 
 
 def max_steps(components: Components) -> int:
