@@ -387,7 +387,9 @@ class OnTop(Game[OnTopState]):
 
     def score_position(self, position: Mapping[str, Any]) -> tuple[ScoreSheet, list[int]]:
         components = self.components
-        return score_position(position, components.colours, components.stones_per_player)
+        geometry = components.geometry
+        return score_position(position, components.colours, components.stones_per_player,
+                              len(geometry.circle_names), sum(geometry.gold))
 
     # -- what people and sensors see ----------------------------------------------------------
     def players(self, state: OnTopState) -> tuple[str, ...]:

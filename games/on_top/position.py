@@ -12,10 +12,12 @@ from .scoring import Tower, best, score_towers
 
 
 def score_position(
-    position: Mapping[str, Any], colours: Sequence[str], stones_per_player: int
+    position: Mapping[str, Any], colours: Sequence[str], stones_per_player: int,
+    circles: int, gold_circles: int,
 ) -> tuple[ScoreSheet, list[int]]:
     """``{"towers": [{"stones": [colour, ... bottom to top], "gold": bool}],
-    "unplaced": {colour: int}}``; the players are the colours named, in seat order."""
+    "unplaced": {colour: int}}``; the players are the colours named, in seat order. Every
+    stone of a player is in a tower or unplaced, and the towers fit on the board's circles."""
     if not isinstance(position, Mapping):
         raise BadPosition('an On Top position is a JSON object with "towers" and "unplaced"')
     unknown = sorted(set(position) - {"towers", "unplaced"})
@@ -44,6 +46,11 @@ def score_position(
         if len(set(stones)) != len(stones):
             raise BadPosition(f"{where}: each player puts at most one stone on a circle")
         parsed.append((stones, gold))
+    if len(parsed) > circles:
+        raise BadPosition(f"{len(parsed)} towers, but the board has only {circles} circles")
+    gold_towers = sum(gold for _, gold in parsed)
+    if gold_towers > gold_circles:
+        raise BadPosition(f"{gold_towers} gold towers, but only {gold_circles} circles are gold")
     for colour, count in raw_unplaced.items():
         if colour not in colours:
             raise BadPosition(f"unplaced: unknown colour {colour!r} (colours: {known})")
@@ -62,6 +69,12 @@ def score_position(
             raise BadPosition(
                 f"{colour} has only {stones_per_player} stones, not {used} in towers plus "
                 f"{raw_unplaced.get(colour, 0)} unplaced"
+            )
+        if used + raw_unplaced.get(colour, 0) < stones_per_player:
+            raise BadPosition(
+                f"{colour} has {stones_per_player} stones, each in a tower or unplaced: "
+                f"{used} in towers plus {raw_unplaced.get(colour, 0)} unplaced leaves "
+                f"{stones_per_player - used - raw_unplaced.get(colour, 0)} nowhere"
             )
     sheet = score_towers(playing, playing, towers, unplaced)
     return sheet, best(sheet.totals, False)

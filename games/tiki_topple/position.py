@@ -30,12 +30,23 @@ def score_position(position: Mapping[str, Any]) -> tuple[ScoreSheet, list[int]]:
     names = tuple(missions)
     if not all(isinstance(name, str) and name.strip() for name in names):
         raise BadPosition("player names must be non-empty strings")
+    if not 2 <= len(names) <= 4:
+        raise BadPosition(f"Tiki Topple is for 2 to 4 players, not {len(names)}")
+    group_of = {tiki: number for number, group in enumerate(edition.groups) for tiki in group}
+    holder: dict[frozenset[str], str] = {}
     totals = []
     lines = []
     for name in names:
         card = _tikis(missions[name], f"{name}'s mission")
         if len(card) != 3:
             raise BadPosition(f"{name}'s mission names 3 tikis, not {len(card)}")
+        if len({group_of[tiki] for tiki in card}) != 3:
+            raise BadPosition(f"{name}'s mission {', '.join(card)}: every mission card names "
+                              "one tiki of each back symbol")
+        other = holder.setdefault(frozenset(card), name)
+        if other != name:
+            raise BadPosition(f"{name} and {other} hold the same mission card; the deck has "
+                              "each card once")
         line = mission_line(edition, stack, card, "")
         totals.append(line.points)
         lines.append((line,))

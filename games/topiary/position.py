@@ -121,7 +121,7 @@ class _Reader:
             ):
                 raise BadPosition(f"{where}: tile must be [row, column]")
             row, col = tile
-            if direction not in DIRECTIONS:
+            if not isinstance(direction, str) or direction not in DIRECTIONS:
                 raise BadPosition(
                     f"{where}: dir must be one of {', '.join(DIRECTIONS)}, not {direction!r}"
                 )

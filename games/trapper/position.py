@@ -48,6 +48,9 @@ def score_position(
     for name in players:
         if not isinstance(money[name], int) or isinstance(money[name], bool):
             raise BadPosition(f"money of {name} must be a whole number")
+        if money[name] < 0:
+            raise BadPosition(f"money of {name} is {money[name]}: money starts at 0 and only "
+                              "sales add to it")
         unsold, lines = reader.canoes(canoes[name], name)
         displays.append(Display(canoes=tuple(unsold),
                                 loose=tuple(sorted(reader.loose(loose[name], name)))))

@@ -43,7 +43,7 @@ def test_games_lists_every_registered_game(capsys) -> None:
 def test_score_prints_points_lines_and_winners(capsys, tmp_path) -> None:
     position = {
         "stack": ["wikiwiki", "lokahi", "nani", "hookipa", "kapu"],
-        "missions": {"anna": ["lokahi", "wikiwiki", "hookipa"], "ben": ["wikiwiki", "nani", "nui"]},
+        "missions": {"anna": ["lokahi", "wikiwiki", "hookipa"], "ben": ["wikiwiki", "nui", "kapu"]},
     }
     code, out, _ = run(capsys, "score", "tiki_topple", write(tmp_path, position))
     assert code == 0
@@ -51,7 +51,7 @@ def test_score_prints_points_lines_and_winners(capsys, tmp_path) -> None:
     assert result["scores"] == {"anna": 5, "ben": 9}
     assert result["winners"] == ["ben"]
     assert result["lines"]["ben"] == [
-        "wikiwiki at 1 (needs top 1): 9, nani at 3 (needs top 2): 0, nui toasted (needs top 3): 0"
+        "wikiwiki at 1 (needs top 1): 9, nui toasted (needs top 2): 0, kapu at 5 (needs top 3): 0"
         " = 9"
     ]
 

@@ -41,9 +41,9 @@ def test_the_example_position() -> None:
 
 def test_players_are_the_colours_named_in_seat_order() -> None:
     sheet, winners = GAME.score_position(
-        {"towers": [{"stones": ["white", "yellow"]}], "unplaced": {"white": 0, "yellow": 0}}
+        {"towers": [{"stones": ["white", "yellow"]}], "unplaced": {"white": 20, "yellow": 20}}
     )
-    assert sheet.players == ("yellow", "white") and sheet.totals == (2, 0)
+    assert sheet.players == ("yellow", "white") and sheet.totals == (2 - 40, 0 - 40)
     assert winners == [0]
 
 
@@ -58,7 +58,14 @@ def test_players_are_the_colours_named_in_seat_order() -> None:
         ({"towers": [{"stones": ["red"], "gold": "yes"}], "unplaced": {"blue": 0}}, "gold"),
         ({"unplaced": {"red": -1, "blue": 0}}, "whole number"),
         ({"unplaced": {"red": 21}}, "at least two colours"),
-        ({"towers": [{"stones": ["red"]}], "unplaced": {"red": 21, "blue": 0}}, "only 21"),
+        ({"towers": [{"stones": ["red"]}], "unplaced": {"red": 21, "blue": 21}}, "only 21"),
+        ({"towers": [{"stones": ["red"]}], "unplaced": {"red": 19, "blue": 21}},
+         "1 in towers plus 19 unplaced leaves 1 nowhere"),
+        ({"towers": [{"stones": ["red", "blue"]}]}, "leaves 20 nowhere"),
+        ({"towers": [{"stones": [c]} for c in ("red", "blue") for _ in range(15)],
+          "unplaced": {"red": 6, "blue": 6}}, "30 towers, but the board has only 29 circles"),
+        ({"towers": [{"stones": [c], "gold": True} for c in ("red", "blue") for _ in range(9)],
+          "unplaced": {"red": 12, "blue": 12}}, "18 gold towers, but only 16 circles are gold"),
     ],
 )
 def test_mistakes_in_a_position_are_named(position: object, message: str) -> None:

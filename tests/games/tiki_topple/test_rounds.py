@@ -176,19 +176,28 @@ def test_missions_are_revealed_after_the_round() -> None:
 
 def test_score_position_validates_its_input() -> None:
     sheet, winners = GAME.score_position(
-        {"stack": ["Hookipa", "lokahi", "nani"], "missions": {"a": ["hookipa", "lokahi", "nani"]}}
+        {"stack": ["Hookipa", "lokahi", "nani"],
+         "missions": {"a": ["hookipa", "lokahi", "nani"], "b": ["kapu", "akamai", "huhu"]}}
     )
-    assert sheet.totals == (16,) and winners == [0]
+    assert sheet.totals[0] == 16 and sheet.totals[1] < 16 and winners == [0]
+    three = ["nani", "nui", "eepo"]
+    five = {name: three for name in "abcde"}
     bad = [
         ([], "JSON object"),
         ({"stack": ["nani", "nui"], "missions": {"a": ["nani", "nui", "eepo"]}}, "3 to 9"),
         ({"stack": ["nani", "nui", "bob"], "missions": {"a": ["nani", "nui", "eepo"]}},
          "unknown tiki 'bob'"),
         ({"stack": ["nani", "nui", "nui"], "missions": {"a": ["nani", "nui", "eepo"]}}, "twice"),
-        ({"stack": ["nani", "nui", "eepo"], "missions": {"a": ["nani", "nui"]}}, "3 tikis, not 2"),
+        ({"stack": three, "missions": {"a": ["nani", "nui"], "b": ["nui"]}}, "3 tikis, not 2"),
         ({"stack": ["nani", "nui", "eepo"], "missions": {}}, "map player names"),
-        ({"stack": ["nani", "nui", "eepo"], "missions": {"a": "nani"}}, "list of tiki names"),
+        ({"stack": three, "missions": {"a": "nani", "b": ["nui"]}}, "list of tiki names"),
         ({"stack": ["nani", "nui", "eepo"], "missions": {"a": []}, "x": 1}, "unknown keys"),
+        ({"stack": three, "missions": {"a": three}}, "2 to 4 players, not 1"),
+        ({"stack": three, "missions": five}, "2 to 4 players, not 5"),
+        ({"stack": three, "missions": {"a": three, "b": ["eepo", "nui", "nani"]}},
+         "b and a hold the same mission card"),
+        ({"stack": three, "missions": {"a": three, "b": ["nani", "wikiwiki", "huhu"]}},
+         "one tiki of each back symbol"),
     ]
     for position, message in bad:
         with pytest.raises(BadPosition, match=message):

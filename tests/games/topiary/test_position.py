@@ -141,6 +141,8 @@ def broken(change: Any) -> dict[str, Any]:
             r"7:0:SE is not a spot; the tiles are 0:0 to 4:4",
         ),
         (lambda d: d["visitors"][0].update(dir="up"), r"dir must be one of N, NE, E"),
+        (lambda d: d["visitors"][0].update(dir=["N"]), r"dir must be one of .*not \['N'\]"),
+        (lambda d: d["visitors"][0].update(dir={"to": "N"}), r"dir must be one of N, NE, E"),
         (
             lambda d: d["visitors"].append({"player": "ben", "tile": [0, 0], "dir": "SE"}),
             r"visitors\[2\]: spot 0:0:SE is already taken by visitors\[0\]",

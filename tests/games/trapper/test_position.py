@@ -49,6 +49,7 @@ def test_the_command_prints_the_sheet(tmp_path, capsys) -> None:
         ({"players": ["anna"]}, "2 to 4"),
         ({"coins": {}}, "unknown field"),
         ({"money": {"anna": "lots"}}, "whole number"),
+        ({"money": {"anna": -5}}, "money starts at 0"),
         ({"money": {"cleo": 3}}, "not one of the players"),
         ({"canoes": {"anna": [{"canoe": "bear 5"}]}}, "no 'canoe bear 5'"),
         ({"canoes": {"anna": [{"canoe": "bear 2", "animals": ["wolf 1"]}]}}, "only bear"),
