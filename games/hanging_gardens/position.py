@@ -29,8 +29,8 @@ def score_position(
     if unknown:
         raise BadPosition(f"unknown field(s) {', '.join(unknown)} in the position")
     players = position["players"]
-    if not 1 <= len(players) <= 4:
-        raise BadPosition("a position names 1 to 4 players")
+    if not 2 <= len(players) <= 4:
+        raise BadPosition(f"The Hanging Gardens is for 2 to 4 players, not {len(players)}")
     kinds = components.kinds
     index = {kind: number for number, kind in enumerate(kinds)}
     in_box = dict(zip(kinds, components.kind_counts, strict=True))
@@ -49,7 +49,7 @@ def score_position(
             raise BadPosition(f"{name}: tiles must be a list of tile kinds")
         counts = [0] * len(kinds)
         for tile in tiles:
-            if tile not in index:
+            if not isinstance(tile, str) or tile not in index:
                 raise BadPosition(
                     f"{name}: {tile!r} is not a score tile; the kinds are {' '.join(kinds)}"
                 )

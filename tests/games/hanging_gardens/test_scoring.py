@@ -10,6 +10,9 @@ from games.hanging_gardens.scoring import series_points
 
 
 def score(**players: dict) -> tuple[dict[str, int], list[str]]:
+    """Totals by name and the winners; one named player gets an opponent with no tiles."""
+    if len(players) == 1:
+        players["zoe"] = {}
     sheet, winners = GAME.score_position({"players": players})
     totals = dict(zip(sheet.players, sheet.totals, strict=True))
     return totals, [sheet.players[seat] for seat in winners]
@@ -69,7 +72,7 @@ def test_missing_tiles_are_worth_5_each():
 
 def test_lines_say_what_scored():
     sheet, _ = GAME.score_position(
-        {"players": {"anna": {"tiles": ["guard", "gate", "gardener"] + ["garden"] * 3}}}
+        {"players": {"anna": {"tiles": ["guard", "gate", "gardener"] + ["garden"] * 3}, "ben": {}}}
     )
     texts = [line.text for line in sheet.lines[0]]
     assert "garden x3: 1 full series of 3 = 16" in texts
@@ -100,12 +103,18 @@ def test_a_tie_goes_to_more_score_tiles_then_all_tied_win():
     ("position", "message"),
     [
         ([], 'is {"players"'),
-        ({"players": {"anna": {"tiles": ["dragon"]}}}, "'dragon' is not a score tile"),
-        ({"players": {"anna": {"tiles": "garden"}}}, "tiles must be a list"),
-        ({"players": {"anna": {"missing": -1}}}, "missing must be a whole number"),
-        ({"players": {"anna": {"hand": []}}}, "unknown field(s) hand"),
-        ({"players": {"anna": {"tiles": ["guard", "guard"]}}}, "holds 1 guard"),
+        ({"players": {"anna": {"tiles": ["dragon"]}, "ben": {}}}, "'dragon' is not a score tile"),
+        ({"players": {"anna": {"tiles": [["chalice"]]}, "ben": {}}}, "not a score tile"),
+        ({"players": {"anna": {"tiles": "garden"}, "ben": {}}}, "tiles must be a list"),
+        ({"players": {"anna": {"missing": -1}, "ben": {}}}, "missing must be a whole number"),
+        ({"players": {"anna": {"hand": []}, "ben": {}}}, "unknown field(s) hand"),
+        ({"players": {"anna": {"tiles": ["guard", "guard"]}, "ben": {}}}, "holds 1 guard"),
+        ({"players": {"anna": {"tiles": ["gardener"]}, "ben": {"tiles": ["gardener"]}}},
+         "holds 1 gardener"),
+        ({"players": {"anna": {"tiles": ["chalice"] * 11}, "ben": {}}}, "holds 10 chalice"),
         ({"players": {}, "round": 3}, "unknown field(s) round"),
+        ({"players": {"anna": {}}}, "for 2 to 4 players, not 1"),
+        ({"players": {name: {} for name in "abcde"}}, "for 2 to 4 players, not 5"),
     ],
 )
 def test_bad_positions_are_refused_with_a_reason(position, message):
