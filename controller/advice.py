@@ -7,7 +7,7 @@ once the table moves on it is gone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,3 +164,27 @@ class AdviceBook:
             seconds=round(advice.seconds, 3),
             simulations=advice.simulations,
         )
+
+
+def ai_advisor(game: Game[Any]) -> Callable[[AdviceRequest], Any] | None:
+    """The AI behind AI seats and hints, or None when OpenSpiel is not installed.
+
+    One ``games.ai.Advisor`` per game setup, made on first use. It runs in a worker thread
+    and reads nothing but the request (the table may move on meanwhile).
+    """
+    try:
+        from games.ai import Advisor
+    except ImportError:
+        return None
+    advisors: dict[tuple[Any, ...], Advisor] = {}
+
+    def advise(request: AdviceRequest) -> Any:
+        players = len(game.players(request.state))
+        key = (players, tuple(sorted(request.options.items())))
+        advisor = advisors.get(key)
+        if advisor is None:
+            advisor = advisors[key] = Advisor(game, players, request.options)
+        return advisor.advise(request.state, seed=request.seed,
+                              simulations=request.simulations)
+
+    return advise

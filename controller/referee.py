@@ -240,3 +240,11 @@ def _on_the_way(target: Board, current: Board, observed: Board, changed: set[str
 def changed_sites(before: Board, after: Board) -> set[str]:
     """Sites whose piece differs between two boards (a site missing from one is empty)."""
     return {site for site in before.keys() | after.keys() if before.get(site) != after.get(site)}
+
+
+def guidance(expected: Mapping[str, str], seen: Mapping[str, str]) -> Discrepancy:
+    """Every site that differs from the expected board, as a discrepancy to put right."""
+    sites = sorted(site for site in expected.keys() | seen.keys()
+                   if expected.get(site) != seen.get(site))
+    return Discrepancy(tuple(WrongSite(site, expected.get(site), seen.get(site))
+                             for site in sites))

@@ -30,7 +30,7 @@ from hardware.registry import uid_hex
 
 from . import lighting
 from . import status as report
-from .advice import AdviceRequest
+from .advice import AdviceRequest, ai_advisor
 from .errors import AiUnavailable, NothingToConfirm
 from .health import HardwareHealth
 from .table import Table
@@ -71,7 +71,7 @@ class TableService:
         self._subscribers: set[asyncio.Queue[report.Status]] = set()
         self.pushed_at: float | None = None
         """clock() of the last LED frame actually pushed (for the latency benchmark)."""
-        self.advisor = advisor or ai_advisor(table)
+        self.advisor = advisor or ai_advisor(table.game)
         """Answers an AdviceRequest with a ``games.ai.Advice``; runs in a worker thread."""
         self.thinking: AdviceRequest | None = None
         self._think_task: asyncio.Task[None] | None = None
@@ -354,28 +354,3 @@ class TableService:
                 with contextlib.suppress(asyncio.QueueEmpty):
                     queue.get_nowait()
             queue.put_nowait(status)
-
-
-def ai_advisor(table: Table) -> Callable[[AdviceRequest], Any] | None:
-    """The AI behind AI seats and hints, or None when OpenSpiel is not installed.
-
-    One ``games.ai.Advisor`` per game setup, made on first use. It runs in a worker thread
-    and reads nothing but the request (the table may move on meanwhile).
-    """
-    try:
-        from games.ai import Advisor
-    except ImportError:
-        return None
-    game = table.game
-    advisors: dict[tuple[Any, ...], Advisor] = {}
-
-    def advise(request: AdviceRequest) -> Any:
-        players = len(game.players(request.state))
-        key = (players, tuple(sorted(request.options.items())))
-        advisor = advisors.get(key)
-        if advisor is None:
-            advisor = advisors[key] = Advisor(game, players, request.options)
-        return advisor.advise(request.state, seed=request.seed,
-                              simulations=request.simulations)
-
-    return advise

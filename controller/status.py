@@ -6,13 +6,17 @@ returns them (so ``/openapi.json`` documents them), the page and the tests read 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.game import Sentence
 
+from . import secrecy
 from .referee import Choose, Decision, Discrepancy, InProgress, TakeBack, pretty
+
+if TYPE_CHECKING:
+    from .table import Table
 
 Board = dict[str, str]
 """Site id to piece id; empty sites are left out."""
@@ -267,3 +271,42 @@ class PrivateHint(Model):
     values: dict[str, float]
     seconds: float
     simulations: int
+
+
+def game_status(table: Table) -> GameStatus:
+    """The referee's side of the status, read off the table."""
+    events = table.events[-12:]
+    if not table.started:
+        return GameStatus(game=table.game.id, started=False, events=events)
+    state, players = table.state, table.players
+    finished = table.game.is_terminal(state)
+    seat = table.game.to_act(state)
+    decision = table.decision
+    return GameStatus(
+        game=table.game.id,
+        game_id=table.game_id,
+        started=True,
+        players=list(players),
+        options=table.options,
+        phase=table.game.phase(state),
+        to_act=players[seat] if seat is not None else None,
+        step=Step.of(table.game.describe_step(state)),
+        finished=finished,
+        moves=len(table.actions),
+        last_action=table.history.last_visible_action(),
+        view=table.game.view(state, None),
+        expected_board=table.expected_board,
+        legal=secrecy.public_legal_actions(table.game, state, table.successors,
+                                           len(table.actions)),
+        scores=Scores(**table.game.score(state).to_json()),
+        winners=[players[s] for s in table.game.winners(state)] if finished else [],
+        decision=type(decision).__name__,
+        discrepancy=DiscrepancyReport.of(decision),
+        prompt=Prompt.of(decision),
+        progress=Progress.of(decision),
+        seats=[Seat(seat=n, player=name, ai=table.ai.get(n), on_a_phone=table.seats.held(n))
+               for n, name in enumerate(players)],
+        ai_seats=[players[n] for n in sorted(table.ai)],
+        advice=table.book.report(state, players, table.all_successors),
+        events=events,
+    )

@@ -29,8 +29,8 @@ from .referee import (
     NoChange,
     Successors,
     TakeBack,
-    WrongSite,
     decide,
+    guidance,
 )
 from .seats import SeatClaims
 
@@ -114,7 +114,7 @@ class Table:
         return self.book.seats
 
     @property
-    def _all_successors(self) -> Successors:
+    def all_successors(self) -> Successors:
         """Every legal step from here, made once per position."""
         if self._successors is None:
             self._successors = Successors(self.game, self.state)
@@ -123,7 +123,7 @@ class Table:
     @property
     def successors(self) -> Successors:
         """What the referee may accept now: on an AI seat's turn, only the AI's move."""
-        every = self._all_successors
+        every = self.all_successors
         if every.actor not in self.ai:
             return every
         advice = self.current_advice()
@@ -147,7 +147,7 @@ class Table:
             return self.decision
         if self._held_board is not None:
             if dict(board) == self._held_board and board != self.expected_board:
-                self.decision = _guidance(self.expected_board, board)
+                self.decision = guidance(self.expected_board, board)
                 return self.decision
             self._held_board = None
         for _ in range(64):  # a table a few steps ahead: accept them one by one
@@ -291,7 +291,7 @@ class Table:
 
     def advice_sites(self) -> set[str]:
         """The sites the advised move changes (lit in the advice colour)."""
-        return self.book.sites(self.state, self._all_successors) if self.started else set()
+        return self.book.sites(self.state, self.all_successors) if self.started else set()
 
     # -- private views: each player's phone -------------------------------------------------
     def claim_seat(self, seat: int) -> str:
@@ -331,46 +331,4 @@ class Table:
 
     # -- status for the page and the API ----------------------------------------------------
     def status(self) -> report.GameStatus:
-        events = self.events[-12:]
-        if not self.started:
-            return report.GameStatus(game=self.game.id, started=False, events=events)
-        state, players = self.state, self.players
-        finished = self.game.is_terminal(state)
-        seat = self.game.to_act(state)
-        decision = self.decision
-        return report.GameStatus(
-            game=self.game.id,
-            game_id=self.game_id,
-            started=True,
-            players=list(players),
-            options=self.options,
-            phase=self.game.phase(state),
-            to_act=players[seat] if seat is not None else None,
-            step=report.Step.of(self.game.describe_step(state)),
-            finished=finished,
-            moves=len(self.actions),
-            last_action=self.history.last_visible_action(),
-            view=self.game.view(state, None),
-            expected_board=self.expected_board,
-            legal=secrecy.public_legal_actions(self.game, state, self.successors,
-                                               len(self.actions)),
-            scores=report.Scores(**self.game.score(state).to_json()),
-            winners=[players[s] for s in self.game.winners(state)] if finished else [],
-            decision=type(decision).__name__,
-            discrepancy=report.DiscrepancyReport.of(decision),
-            prompt=report.Prompt.of(decision),
-            progress=report.Progress.of(decision),
-            seats=[report.Seat(seat=n, player=name, ai=self.ai.get(n),
-                               on_a_phone=self.seats.held(n)) for n, name in enumerate(players)],
-            ai_seats=[players[n] for n in sorted(self.ai)],
-            advice=self.book.report(state, players, self._all_successors),
-            events=events,
-        )
-
-
-def _guidance(expected: Mapping[str, str], seen: Mapping[str, str]) -> Discrepancy:
-    """Every site that differs from the expected board, as a discrepancy to put right."""
-    sites = sorted(site for site in expected.keys() | seen.keys()
-                   if expected.get(site) != seen.get(site))
-    return Discrepancy(tuple(WrongSite(site, expected.get(site), seen.get(site))
-                             for site in sites))
+        return report.game_status(self)
