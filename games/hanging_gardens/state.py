@@ -3,6 +3,7 @@ form. JSON names cards, fields and tile kinds by their text so a journal stays r
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -137,14 +138,17 @@ def state_from_json(data: Mapping[str, Any], components: Components) -> HangingG
         slots = tuple(EMPTY if k is None else kind_of[k] for k in data["tile_slots"])
         if len(slots) != components.tile_columns * components.tile_rows:
             raise BadState("tile_slots has the wrong length")
-        stack = tuple(int(data["stack"][k]) for k in components.kinds)
+        box = dict(zip(components.kinds, components.kind_counts, strict=True))
+        stack = tuple(_count(data["stack"][k], f"stack.{k}", box[k]) for k in components.kinds)
         tops = tuple(_ints(top, "tops", TABLE, 99) for top in data["tops"])
         tags = tuple(
             _ints(t, "tags", TEMPLE_TAG, 2 * len(components.cards) - 1) for t in data["tags"]
         )
         temples = tuple(_ints(t, "temples", 0, fields - 1) for t in data["temples"])
-        collected = tuple(tuple(int(c[k]) for k in components.kinds) for c in data["collected"])
-        extras = tuple(tuple(int(c[k]) for k in components.kinds) for c in data["extras"])
+        collected = tuple(tuple(_count(c[k], f"collected.{k}", box[k]) for k in components.kinds)
+                          for c in data["collected"])
+        extras = tuple(tuple(_count(c[k], f"extras.{k}", box[k]) for k in components.kinds)
+                       for c in data["extras"])
         if len(extras) != len(collected) or any(
             e > h
             for held, hidden in zip(collected, extras, strict=True)
@@ -162,8 +166,8 @@ def state_from_json(data: Mapping[str, Any], components: Components) -> HangingG
         state = HangingGardensState(
             players=players,
             phase=phase,
-            round=int(data["round"]),
-            seat=int(data["seat"]),
+            round=_count(data["round"], "round", _most_rounds(components, n)),
+            seat=_count(data["seat"], "seat", n - 1),
             deck=deck,
             display=display,
             tile_slots=slots,
@@ -176,13 +180,29 @@ def state_from_json(data: Mapping[str, Any], components: Components) -> HangingG
             missing=missing,
             built=built,
             placed=placed,
-            columns=int(data["columns"]),
+            columns=_count(data["columns"], "columns", components.tile_columns),
             ending=bool(data["ending"]),
         )
     except BadState:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise BadState(f"malformed Hanging Gardens state: {error!r}") from None
-    if not 0 <= state.seat < n:
-        raise BadState(f"seat {state.seat} is not a seat of {n} players")
+    for kind, number in zip(components.kinds, range(len(components.kinds)), strict=True):
+        held = (state.stack[number] + state.tile_slots.count(number)
+                + sum(tiles[number] for tiles in state.collected))
+        if held != box[kind]:
+            raise BadState(f"the box holds {box[kind]} {kind} tile(s), but the stack, the "
+                           f"display and the players hold {held}")
     return state
+
+
+def _most_rounds(components: Components, n_players: int) -> int:
+    """As ``limits.rounds``: each round deals the display full while the deck lasts."""
+    return math.ceil(len(components.cards) / components.display_cards[n_players])
+
+
+def _count(value: Any, what: str, high: int) -> int:
+    """A whole number from 0 to ``high`` (no bools, no strings, no fractions)."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
+        raise BadState(f"{what} must be a whole number from 0 to {high}, not {value!r}")
+    return value

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from games.core.errors import IllegalAction
+from games.core.errors import BadState, IllegalAction
 from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Secret, Sentence, Site
 from games.core.scoresheet import ScoreSheet
 from games.core.tuples import replaced
@@ -509,7 +509,22 @@ class TikiTopple(Game[TikiState]):
     def state_from_json(self, data: Mapping[str, Any]) -> TikiState:
         state = state_from_json(data)
         if state.edition not in EDITIONS:
-            from games.core.errors import BadState
-
             raise BadState(f"unknown edition {state.edition!r}")
+        edition = load_edition(state.edition)
+        n = len(state.players)
+        if not 2 <= n <= 4:
+            raise BadState(f"Tiki Topple is for 2 to 4 players, not {n}")
+        deck = len(edition.missions)
+        rounds = edition.rounds_by_players[n]
+        dealt = [m for m in state.missions if m]
+        used = [*state.used_missions, *(m for r in state.history for m in r.missions)]
+        limits = edition_limits(state.edition, n)
+        if not 0 <= state.round < rounds:
+            raise BadState(f"round is 0 to {rounds - 1} with {n} players, not {state.round}")
+        if any(not 0 <= m <= deck for m in state.missions) or len(set(dealt)) != len(dealt):
+            raise BadState(f"missions are 0 (none yet) or different cards 1 to {deck}")
+        if any(not 1 <= m <= deck for m in used):
+            raise BadState(f"used_missions and history name cards 1 to {deck}")
+        if any(not limits.min_score <= t <= limits.max_score for t in state.totals):
+            raise BadState(f"totals lie between {limits.min_score} and {limits.max_score}")
         return state

@@ -203,6 +203,10 @@ def _from_json(data: Mapping[str, Any], components: Components) -> TrapperState:
     seat, draws_left, passes = data["seat"], data["draws_left"], data["passes"]
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (seat, draws_left, passes)):
         raise ValueError("seat, draws_left and passes are whole numbers")
+    if not 0 <= draws_left <= components.draw_per_turn:
+        raise ValueError(f"draws_left is 0 to {components.draw_per_turn}, not {draws_left}")
+    if not 0 <= passes <= len(data["players"]):
+        raise ValueError(f"passes is 0 to the number of players, not {passes}")
     if not 0 <= seat < n or len(displays) != n or len(data["hands"]) != n:
         raise ValueError("seat, hands and displays must fit the players")
     retired = tuple(bool(r) for r in data["retired"])
