@@ -10,7 +10,7 @@ from games.core.datafile import field, load_toml
 from games.core.errors import DataFileError
 
 DATA = Path(__file__).parent / "data"
-EDITIONS = ("schmidt", "gamewright")
+EDITIONS = ("schmidt", "gamewright", "gamewright_all_cards")
 CARD_KINDS = ("up1", "up2", "up3", "puh", "topple", "wiki", "toast")
 """Every card kind any edition may use; the order is the one hands are shown in."""
 

@@ -52,7 +52,8 @@ class TikiTopple(Game[TikiState]):
             "edition",
             EDITIONS,
             "schmidt: 9 cards with Puh and Wiki, 2 set aside each round; "
-            "gamewright: 7 cards, none set aside",
+            "gamewright: 7 cards, none set aside, one Up-1 out with 3 or 4 players; "
+            "gamewright_all_cards: the same, keeping every card",
         ),
     )
 

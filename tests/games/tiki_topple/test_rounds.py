@@ -65,7 +65,8 @@ def test_sampled_set_asides_follow_the_exact_chances() -> None:
         (3, "schmidt", 6, 3),
         (4, "schmidt", 6, 4),
         (2, "gamewright", 7, 4),
-        (4, "gamewright", 7, 4),
+        (4, "gamewright", 6, 4),
+        (4, "gamewright_all_cards", 7, 4),
     ],
 )
 def test_editions_and_player_counts(players: int, edition: str, hand: int, rounds: int) -> None:
@@ -245,3 +246,15 @@ def test_a_broken_data_file_is_refused_clearly(monkeypatch, tmp_path, edit, mess
             load_edition("schmidt")
     finally:
         load_edition.cache_clear()
+
+
+@pytest.mark.parametrize(("edition", "players", "up1"), [
+    ("gamewright", 2, 2), ("gamewright", 3, 1), ("gamewright", 4, 1),
+    ("gamewright_all_cards", 3, 2), ("gamewright_all_cards", 4, 2), ("schmidt", 3, 1),
+])
+def test_with_3_or_4_players_the_gamewright_printing_puts_an_up1_back(edition: str, players: int,
+                                                                       up1: int) -> None:
+    """The 2026-11 audit: the printed Gamewright rules remove one Up-1 per player at 3-4."""
+    state = GAME.initial(["anna", "ben", "cleo", "dan"][:players], {"edition": edition})
+    assert all(hand.count("up1") == up1 for hand in state.hands)
+    assert len(state.hands[0]) == 5 + up1 + (2 if edition == "schmidt" else 0)
