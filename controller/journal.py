@@ -21,6 +21,7 @@ CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL,
     players TEXT NOT NULL,
     options TEXT NOT NULL,
+    revision INTEGER NOT NULL DEFAULT 1,
     status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'aborted')),
     started REAL NOT NULL,
     ended REAL
@@ -52,6 +53,8 @@ class StoredGame:
     game: str
     players: tuple[str, ...]
     options: dict[str, str]
+    revision: int
+    """The engine's rules revision the game was started under (``Game.options_at``)."""
     status: str
     started: float
     ended: float | None
@@ -63,7 +66,7 @@ class StoredGame:
     def record(self) -> dict[str, Any]:
         """The replay record (``tabletop replay``)."""
         return {"game": self.game, "players": list(self.players), "options": self.options,
-                "actions": list(self.actions)}
+                "revision": self.revision, "actions": list(self.actions)}
 
 
 class Journal:
@@ -75,8 +78,15 @@ class Journal:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
+            self._upgrade()
         except sqlite3.DatabaseError as error:
             raise JournalError(f"{self.path} is not a usable journal: {error}") from None
+
+    def _upgrade(self) -> None:
+        """Journals written before games had a rules revision: theirs is 1."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "revision" not in columns:
+            self._db.execute("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 1")
 
     def close(self) -> None:
         self._db.close()
@@ -92,18 +102,20 @@ class Journal:
         self._db.execute("COMMIT")
 
     def start(self, game: str, players: Sequence[str], options: dict[str, str],
-              ai: Mapping[int, int] | None = None) -> int:
+              ai: Mapping[int, int] | None = None, revision: int = 1) -> int:
         """A new active game; any game still active is aborted (one game at a table).
 
-        ``ai``: the seats the AI plays, with its strength, so a restart keeps them.
+        ``ai``: the seats the AI plays, with its strength, so a restart keeps them;
+        ``revision``: the engine's rules revision, so a game resumed after an upgrade keeps
+        the rules it started with.
         """
         now = time.time()
         with self._transaction() as db:
             db.execute("UPDATE games SET status='aborted', ended=? WHERE status='active'", (now,))
             cursor = db.execute(
-                "INSERT INTO games (game, players, options, status, started) "
-                "VALUES (?, ?, ?, 'active', ?)",
-                (game, json.dumps(list(players)), json.dumps(options), now),
+                "INSERT INTO games (game, players, options, revision, status, started) "
+                "VALUES (?, ?, ?, ?, 'active', ?)",
+                (game, json.dumps(list(players)), json.dumps(options), revision, now),
             )
             game_id = int(cursor.lastrowid or 0)
             db.executemany("INSERT INTO ai_seats (game_id, seat, simulations) VALUES (?, ?, ?)",
@@ -142,7 +154,8 @@ class Journal:
 
     def get(self, game_id: int) -> StoredGame | None:
         row = self._db.execute(
-            "SELECT id, game, players, options, status, started, ended FROM games WHERE id=?",
+            "SELECT id, game, players, options, revision, status, started, ended FROM games "
+            "WHERE id=?",
             (game_id,)).fetchone()
         if row is None:
             return None
@@ -152,7 +165,7 @@ class Journal:
         ai = dict(self._db.execute(
             "SELECT seat, simulations FROM ai_seats WHERE game_id=? ORDER BY seat", (game_id,)))
         return StoredGame(row[0], row[1], tuple(json.loads(row[2])), json.loads(row[3]), row[4],
-                          row[5], row[6], actions, ai)
+                          row[5], row[6], row[7], actions, ai)
 
     def games(self) -> list[StoredGame]:
         ids = [row[0] for row in self._db.execute("SELECT id FROM games ORDER BY id")]

@@ -66,17 +66,20 @@ class Table:
         state = self.game.initial(players, options)  # refuses bad input before touching disk
         options = self.game.check_options(options)
         seats = ai_seats(players, ai or {})
-        self.game_id = self.journal.start(self.game.id, list(players), options, seats)
+        self.game_id = self.journal.start(self.game.id, list(players), options, seats,
+                                          self.game.revision)
         self._begin(tuple(players), options, state, seats)
         names = [f"{name} (AI)" if seat in seats else name for seat, name in enumerate(players)]
         self.log("game", f"new game of {self.game.name}: {', '.join(names)}")
         self._draw_hidden_chance()
 
     def resume(self, stored: StoredGame) -> None:
-        """Replay a journalled game (after a restart or a power cut)."""
-        state = self.game.initial(stored.players, stored.options)
+        """Replay a journalled game (after a restart or a power cut), under the rules it was
+        started with (an upgrade in between does not change a game under way)."""
+        options = self.game.options_at(stored.options, stored.revision)
+        state = self.game.initial(stored.players, options)
         self.game_id = stored.id
-        self._begin(stored.players, stored.options, state, stored.ai)
+        self._begin(stored.players, options, state, stored.ai)
         for action in stored.actions:
             self._advance(action, self.game.apply(self.state, action))
         self.log("game", f"resumed after {len(stored.actions)} actions")

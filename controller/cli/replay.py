@@ -15,7 +15,8 @@ from .common import UserError, print_json, read_json
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "replay",
-        help='replay {"game", "players", "options", "actions"} and print the final view and score',
+        help='replay {"game", "players", "options", "revision", "actions"} and print the final '
+             "view and score",
     )
     parser.add_argument("record", help="JSON replay record")
     parser.set_defaults(run=run)
@@ -31,6 +32,8 @@ def run(args: argparse.Namespace) -> int:
     if not isinstance(options, Mapping):
         raise UserError("options must be a JSON object")
     actions = _get(record, "actions", list)
+    # a record without a revision was written before revisions existed: the first rules
+    options = game.options_at(options, record.get("revision", 1))
     state = game.initial(players, options)
     for index, action in enumerate(actions):
         if not isinstance(action, str):

@@ -10,7 +10,17 @@ from .errors import (
     IllegalAction,
     UnknownGame,
 )
-from .game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Secret, Sentence, Site
+from .game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Limits,
+    OptionSpec,
+    RuleChange,
+    Secret,
+    Sentence,
+    Site,
+)
 from .playout import Playout, random_playout, random_step
 from .scoresheet import ScoreLine, ScoreSheet
 
@@ -28,6 +38,7 @@ __all__ = [
     "Limits",
     "OptionSpec",
     "Playout",
+    "RuleChange",
     "ScoreLine",
     "ScoreSheet",
     "Secret",

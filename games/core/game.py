@@ -77,6 +77,22 @@ class OptionSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class RuleChange:
+    """A correction of an engine's reading of the rules, made at ``revision``.
+
+    Records and journals name the revision they were written at. A record from before this
+    change replays with ``option`` read through ``was`` (its value then, filled in with the
+    defaults of today -> the value that keeps the old reading), so a kept game still ends as
+    it ended at the table.
+    """
+
+    revision: int
+    option: str
+    was: Mapping[str, str]
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Limits:
     """The finite bounds of a game for one player count and option set.
 
@@ -105,6 +121,14 @@ class Game(ABC, Generic[State]):
     secrets: ClassVar[tuple[Secret, ...]] = ()
     """What the game hides from whom. A game with secrets overrides ``resample`` (the
     conformance check holds the two to each other)."""
+    rule_changes: ClassVar[tuple[RuleChange, ...]] = ()
+    """Corrections of the rules since revision 1, each with the option value that keeps the
+    reading before it (see ``options_at``)."""
+
+    @property
+    def revision(self) -> int:
+        """The revision of the rules this engine plays: 1 plus one per batch of corrections."""
+        return max((change.revision for change in self.rule_changes), default=1)
 
     # -- setup ---------------------------------------------------------------------------------
     @abstractmethod
@@ -148,6 +172,25 @@ class Game(ABC, Generic[State]):
                 )
             result[spec.name] = value
         return result
+
+    def options_at(self, options: Mapping[str, str] | None, revision: int) -> dict[str, str]:
+        """The options that replay a game written at rules ``revision`` as it was played then.
+
+        Defaults are filled in first; each later rule change then maps its option back to the
+        value that keeps the old reading. Refuses a revision this engine does not know.
+        """
+        if isinstance(revision, bool) or not isinstance(revision, int) or not (
+            1 <= revision <= self.revision
+        ):
+            raise BadSetup(f"{self.name} knows rules revisions 1 to {self.revision}, not "
+                           f"{revision!r}")
+        chosen = self.check_options(options)
+        newest_first = sorted(self.rule_changes, key=lambda change: -change.revision)
+        for change in newest_first:
+            if change.revision > revision:
+                value = chosen[change.option]
+                chosen[change.option] = change.was.get(value, value)
+        return chosen
 
     # -- playing -------------------------------------------------------------------------------
     @abstractmethod

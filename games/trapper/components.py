@@ -7,7 +7,7 @@ tile is its own piece (``prey:bear:1a``): tiles of equal value differ in their w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,8 @@ class Tile:
     species: int
     """Index into ``Components.species`` (-1 for herbs and mushrooms)."""
     value: int
-    """An animal's value, a herb's or mushroom's worth; a canoe's capacity."""
+    """An animal's value, a herb's or mushroom's worth (in the value set of the components);
+    a canoe's capacity."""
     water: int
     """Index into ``SIDES``."""
     name: str
@@ -61,12 +62,25 @@ class Components:
     payouts: tuple[int, ...]
     assumed: tuple[str, ...]
     """The data fields marked ASSUMED (listed in docs and views)."""
+    worths: dict[str, tuple[int, int]]
+    """Value set name -> (herb, mushroom) worth; the first is the default (option values)."""
+    value_set: str
+    """The set the tiles' values are taken from."""
+
+    def with_values(self, name: str) -> Components:
+        """The same components with herbs and mushrooms worth what value set ``name`` says."""
+        if name == self.value_set:
+            return self
+        herb, mushroom = self.worths[name]
+        worth = {HERB: herb, MUSHROOM: mushroom}
+        tiles = tuple(replace(tile, value=worth[tile.kind]) if tile.kind in worth else tile
+                      for tile in self.tiles)
+        return replace(self, tiles=tiles, value_set=name)
 
 
 ASSUMED_FIELDS = (
     "species.animal_values",
-    "extras.herb_value",
-    "extras.mushroom_value",
+    "values.printed",
     "water",
     "trappers.colours",
     "cards.per_colour",
@@ -125,8 +139,8 @@ def load_components(path: Path = DATA_FILE) -> Components:
         raise DataFileError(f"{where}: species.canoe_capacities must not repeat")
     extras = field(data, "extras", dict, where)
     herbs, mushrooms = field(extras, "herbs", int, where), field(extras, "mushrooms", int, where)
-    herb_value = field(extras, "herb_value", int, where)
-    mushroom_value = field(extras, "mushroom_value", int, where)
+    worths = _worths(field(data, "values", dict, where), where)
+    herb_value, mushroom_value = next(iter(worths.values()))
     water = field(data, "water", dict, where)
     animal_water = field(water, "animals", dict, where)
     canoe_water = field(water, "canoes", dict, where)
@@ -196,4 +210,21 @@ def load_components(path: Path = DATA_FILE) -> Components:
         species_chips=species_chips,
         payouts=payouts,
         assumed=ASSUMED_FIELDS,
+        worths=worths,
+        value_set=next(iter(worths)),
     )
+
+
+def _worths(table: dict[str, Any], where: str) -> dict[str, tuple[int, int]]:
+    """``values``: set name -> {herb, mushroom} worths, at least one set."""
+    if not table:
+        raise DataFileError(f"{where}: values must name at least one value set")
+    worths = {}
+    for name, entry in table.items():
+        if not isinstance(entry, dict) or set(entry) != {"herb", "mushroom"} or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in entry.values()
+        ):
+            raise DataFileError(f"{where}: values.{name} must be {{ herb = N, mushroom = N }} "
+                                "with whole numbers >= 1")
+        worths[name] = (entry["herb"], entry["mushroom"])
+    return worths

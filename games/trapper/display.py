@@ -36,8 +36,10 @@ class Sold(NamedTuple):
 
 class Display(NamedTuple):
     canoes: tuple[Canoe, ...] = ()
+    """Unsold canoes, empty ones included: each takes the matching tiles taken after it."""
     loose: tuple[int, ...] = ()
-    """Sorted tile numbers: canoes with nothing at them, animals and extras with no canoe."""
+    """Sorted tile numbers: animals, herbs and mushrooms no canoe could take (in the first
+    reading, also canoes laid with nothing at them)."""
     sold: tuple[Sold, ...] = ()
 
 
@@ -74,11 +76,13 @@ def auto_target(display: Display, tile: int, components: Components) -> int:
 
 
 def attach(
-    display: Display, tile: int, onto: int, components: Components
+    display: Display, tile: int, onto: int, components: Components, first_reading: bool = False
 ) -> tuple[Display, Sold | None]:
     """Lay ``tile`` in the display (at canoe ``onto``, or loose if NONE); a canoe that is now
     full is sold at once. A new canoe gathers what fits of the loose tiles: its species'
-    animals, highest first, up to its capacity, and one herb and one mushroom."""
+    animals, highest first, up to its capacity, and one herb and one mushroom; with nothing to
+    gather it waits, empty, for what comes later (``first_reading``: it lies loose for good,
+    as rules revision 1 had it)."""
     tiles = components.tiles
     info = tiles[tile]
     if info.kind == CANOE:
@@ -90,7 +94,7 @@ def attach(
         herb = next((t for t in loose if tiles[t].kind == HERB), NONE)
         mushroom = next((t for t in loose if tiles[t].kind == MUSHROOM), NONE)
         gathered = [*animals, *(t for t in (herb, mushroom) if t != NONE)]
-        if not gathered:
+        if not gathered and first_reading:
             return display._replace(loose=tuple(sorted((*loose, tile)))), None
         for t in gathered:
             loose.remove(t)

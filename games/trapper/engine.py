@@ -17,7 +17,17 @@ from functools import lru_cache
 from typing import Any
 
 from games.core.errors import IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Secret, Sentence, Site
+from games.core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Limits,
+    OptionSpec,
+    RuleChange,
+    Secret,
+    Sentence,
+    Site,
+)
 from games.core.grid import cell_name
 from games.core.scoresheet import ScoreSheet
 from games.core.tuples import removed, replaced
@@ -73,6 +83,25 @@ class Trapper(Game[TrapperState]):
             "canoe with the fewest free places (the table needs no button), choose lets the "
             "player say (onto CANOE; the table asks on the page)",
         ),
+        OptionSpec(
+            "values",
+            ("printed", "first_guess"),
+            "what herbs and mushrooms are worth: printed (6 each, so the bonus chips up to 36 "
+            "can be won) or first_guess (1 each, rules revision 1); see the data file",
+        ),
+        OptionSpec(
+            "reading",
+            ("box", "revision1"),
+            "box: a canoe laid alone takes the matching tiles taken after it, passing never "
+            "ends the game, it ends when everyone has ended for themselves; revision1: the "
+            "first reading (a lone canoe stays loose, passes in a row end the game)",
+        ),
+    )
+    rule_changes = (
+        RuleChange(2, "values", {"printed": "first_guess"},
+                   "herbs and mushrooms are worth 6, not 1 (the bonus chips up to 36)"),
+        RuleChange(2, "reading", {"box": "revision1"},
+                   "a lone canoe fills; the game ends when every player has ended"),
     )
 
     def __init__(self, components: Components | None = None) -> None:
@@ -101,6 +130,8 @@ class Trapper(Game[TrapperState]):
         self.tile_names = tuple(tile.name for tile in c.tiles)
         self.bonus_sites = tuple(f"bank:bonus:{v}" for v in c.bonus_chips)
         self.species_sites = tuple(f"bank:species:{v}" for v in c.species_chips)
+        self.valued = {name: c.with_values(name) for name in c.worths}
+        """The components per value set (option values): only herbs and mushrooms differ."""
 
     # -- setup ---------------------------------------------------------------------------------
     def initial(
@@ -114,6 +145,8 @@ class Trapper(Game[TrapperState]):
         return TrapperState(
             players=names,
             choose=chosen["placement"] == "choose",
+            values=chosen["values"],
+            first_reading=chosen["reading"] == "revision1",
             phase="setup",
             grid=(EMPTY,) * self.cells,
             face_up=(False,) * self.cells,
@@ -140,8 +173,8 @@ class Trapper(Game[TrapperState]):
     def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
         """Every action that can ever be legal and provable bounds (see ``limits``)."""
         choose = options["placement"] == "choose"
-        return trapper_limits(self.components, self._every_action(choose), len(self.layout),
-                              n_players)
+        return trapper_limits(self.valued[options["values"]], self._every_action(choose),
+                              len(self.layout), n_players, options["reading"] == "revision1")
 
     @lru_cache(maxsize=2)  # noqa: B019 (one engine object lives for the whole process)
     def _every_action(self, choose: bool) -> tuple[str, ...]:
@@ -175,13 +208,21 @@ class Trapper(Game[TrapperState]):
         actions = self._steps(state)
         actions.extend(self._trades(state))
         if state.trapper == EMPTY:
-            actions.append(PASS)
+            if self._may_pass(state):
+                actions.append(PASS)
             if not state.traded:
                 actions.append(RETIRE)
         else:
             actions.append(DONE)
         actions.sort()
         return actions
+
+    @staticmethod
+    def _may_pass(state: TrapperState) -> bool:
+        """A pass is drawing two cards: with no card left to draw (draw pile and discard pile
+        empty) there is nothing to pass for, and the player plays or ends (the box reading;
+        without it a table of passers would never end)."""
+        return state.first_reading or bool(sum(state.draw) or sum(state.discard))
 
     def _payments(self, hand: tuple[int, ...], colour: int) -> list[int]:
         """0: one card of the trapper's colour; 1 + d: two cards of another colour d."""
@@ -394,6 +435,11 @@ class Trapper(Game[TrapperState]):
     def _pass(self, state: TrapperState, action: Action) -> TrapperState:
         if state.trapper != EMPTY:
             raise IllegalAction("you have moved a trapper this turn: end it with done")
+        if not self._may_pass(state):
+            raise IllegalAction("no card is left to draw, so there is nothing to pass for: "
+                                "move a trapper or end the game for yourself (retire)")
+        if not state.first_reading:
+            return self._end_turn(state)
         passes = state.passes + 1
         if passes >= state.retired.count(False):
             return state._replace(phase="over", passes=passes, marker=EMPTY)
@@ -415,7 +461,8 @@ class Trapper(Game[TrapperState]):
         retired = replaced(state.retired, seat, True)
         state = state._replace(discard=discard, hands=hands, retired=retired)
         marker = self._next_active(state)
-        if marker == EMPTY or state.passes >= retired.count(False):
+        passed_out = state.first_reading and state.passes >= retired.count(False)
+        if marker == EMPTY or passed_out:
             return state._replace(phase="over", marker=EMPTY)
         return self._next_player(state._replace(marker=marker))
 
@@ -479,7 +526,8 @@ class Trapper(Game[TrapperState]):
         discard = list(state.discard)
         for old in state.pad:
             discard[old] += 1
-        display, sold = attach(display, tile, onto, self.components)
+        display, sold = attach(display, tile, onto, self.valued[state.values],
+                               state.first_reading)
         sales, bonus = state.sales, state.bonus
         if sold is not None:
             sales = replaced(sales, seat, (*sales[seat], sold))
@@ -521,7 +569,7 @@ class Trapper(Game[TrapperState]):
     # -- scoring -------------------------------------------------------------------------------
     def score(self, state: TrapperState) -> ScoreSheet:
         return self._score_cached(state.players, state.sales, state.displays, state.bonus,
-                                  state.species, state.phase == "over")
+                                  state.species, state.phase == "over", state.values)
 
     @lru_cache(maxsize=512)  # noqa: B019 (one engine object lives for the whole process)
     def _score_cached(
@@ -532,10 +580,12 @@ class Trapper(Game[TrapperState]):
         bonus: tuple[int, ...],
         species: tuple[int, ...],
         final: bool,
+        values: str,
     ) -> ScoreSheet:
         """Money from sales during play; the final scoring once the game is over."""
-        return score_table(players, self.components.start_money, sales, displays, bonus,
-                           species, final, self.components)
+        components = self.valued[values]
+        return score_table(players, components.start_money, sales, displays, bonus,
+                           species, final, components)
 
     def winners(self, state: TrapperState) -> list[int]:
         return rank_winners(self.score(state).totals)

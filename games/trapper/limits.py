@@ -47,10 +47,12 @@ def enumerate_actions(texts: ActionTexts, layout: Sequence[int], choose: bool) -
     return tuple(sorted(found))
 
 
-def max_steps(components: Components, layout_cells: int, n_players: int) -> int:
+def max_steps(components: Components, layout_cells: int, n_players: int,
+              first_reading: bool = False) -> int:
     """An upper bound on the steps of a game (player actions and chance outcomes).
 
-    With L layout cells, n players, h cards a hand, d cards drawn a turn, K species chips:
+    With L layout cells, n players, h cards a hand, d cards drawn a turn, C cards in all,
+    K species chips:
 
     - ``setup`` 1, ``lay`` exactly L, ``deal`` exactly n * h (round the table until the last
       seat holds h);
@@ -58,17 +60,25 @@ def max_steps(components: Components, layout_cells: int, n_players: int) -> int:
     - trades <= K: each takes a chip from the bank and no chip returns;
     - retirements <= n;
     - ``done`` ends a turn with at least one step, so dones D <= S <= L;
-    - passes: only a step resets the pass count, and the game ends once it reaches the
-      players still in (<= n). So at most n - 1 passes lie between two steps (S gaps) and at
-      most n after the last: passes P <= (n - 1) * L + n;
+    - passes, box reading: a pass is allowed only while a card can be drawn, and draws at
+      least one card from the draw and discard piles into a hand. Cards enter those piles only
+      as the C - n*h left after the deal, as payments (at most 2 a step: <= 2L) and as the
+      hands of retiring players (at most C each: <= nC). So P <= C - n*h + 2L + nC.
+    - passes, reading revision1: only a step resets the pass count, and the game ends once it
+      reaches the players still in (<= n). So at most n - 1 passes lie between two steps
+      (S gaps) and at most n after the last: P <= (n - 1) * L + n;
     - draws: at most d after each pass or done, none after a retirement.
 
-    Sum: 1 + L + n*h + L + K + n + (1 + d) * (P + D), with P + D <= n * (L + 1).
+    Sum: 1 + L + n*h + L + K + n + (1 + d) * (P + D).
     """
     n, big_l = n_players, layout_cells
-    ends_with_draws = n * (big_l + 1)  # P + D
+    cards = components.per_colour * len(components.colours)
+    if first_reading:
+        passes = (n - 1) * big_l + n
+    else:
+        passes = cards - n * components.hand_size + 2 * big_l + n * cards
     return (1 + big_l + n * components.hand_size + big_l + len(components.species_chips) + n
-            + (1 + components.draw_per_turn) * ends_with_draws)
+            + (1 + components.draw_per_turn) * (passes + big_l))
 
 
 def score_range(components: Components, layout_cells: int) -> tuple[int, int]:
@@ -80,8 +90,8 @@ def score_range(components: Components, layout_cells: int) -> tuple[int, int]:
     Every tile a player holds was taken from the L laid tiles and counts in at most one of
     these lines, so:
 
-    - lowest: every tile of the player loose (a canoe taken before anything it could gather
-      stays loose for good), at worst the L tiles of highest value;
+    - lowest: every tile of the player loose or an empty canoe (a canoe taken when nothing
+      else comes its way), at worst the L tiles of highest value;
     - highest: every animal, herb and mushroom sold (at most L of them, twice their value),
       plus the payouts of every chip of both kinds (payout ranks 1..5 of each kind).
     Running totals (sales only) lie between the starting money and the highest.
@@ -98,13 +108,15 @@ def score_range(components: Components, layout_cells: int) -> tuple[int, int]:
 
 
 def trapper_limits(
-    components: Components, actions: tuple[str, ...], layout_cells: int, n_players: int
+    components: Components, actions: tuple[str, ...], layout_cells: int, n_players: int,
+    first_reading: bool = False,
 ) -> Limits:
-    """The limits for ``n_players`` with the action space already enumerated."""
+    """The limits for ``n_players`` with the action space already enumerated (``components``
+    with the option's value set)."""
     low, high = score_range(components, layout_cells)
     return Limits(
         actions=actions,
-        max_steps=max_steps(components, layout_cells, n_players),
+        max_steps=max_steps(components, layout_cells, n_players, first_reading),
         min_score=low,
         max_score=high,
     )

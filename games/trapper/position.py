@@ -3,7 +3,10 @@
 POSITION = {"players": [names], "money": {name: coins so far (sales included)},
 "canoes": {name: [{"canoe": "bear 3", "animals": ["bear 4", "bear 2"], "herb": true,
 "mushroom": false, "sold": false}]}, "loose": {name: ["wolf 1", "canoe lynx 2", "herb",
-"mushroom"]}, "chips": {name: ["bonus 24", "species 3"]}}. Only "players" is required.
+"mushroom"]}, "chips": {name: ["bonus 24", "species 3"]}, "values": "printed"}. Only
+"players" is required; "values" names the value set of herbs and mushrooms (the option
+``values``; default printed). A canoe with nothing at it may be listed under canoes or loose:
+it costs its capacity either way.
 Sold canoes are already paid (their money is in "money"); they are checked and listed.
 Every mistake is a BadPosition that says where it is.
 """
@@ -21,7 +24,7 @@ from .components import ANIMAL, CANOE, HERB, MUSHROOM, Components
 from .display import NONE, Canoe, Display
 from .scoring import rank_winners, score_table
 
-FIELDS = {"players", "money", "canoes", "loose", "chips"}
+FIELDS = {"players", "money", "canoes", "loose", "chips", "values"}
 
 
 def score_position(
@@ -38,6 +41,11 @@ def score_position(
     if (not isinstance(players, list) or not all(isinstance(p, str) and p for p in players)
             or not 2 <= len(players) <= 4 or len(set(players)) != len(players)):
         raise BadPosition("players must be a list of 2 to 4 different names")
+    values = position.get("values", next(iter(components.worths)))
+    if not isinstance(values, str) or values not in components.worths:
+        raise BadPosition(f"values must be one of {', '.join(components.worths)}, "
+                          f"not {values!r}")
+    components = components.with_values(values)
     reader = _Reader(components, players)
     money = reader.per_player(position, "money", 0)
     canoes = reader.per_player(position, "canoes", [])
@@ -164,9 +172,6 @@ class _Reader:
             record = Canoe(canoe, tuple(sorted(animals)), herb, mushroom)
             if full:
                 lines.append(ScoreLine(f"sold {info.name}: paid during play (in money)", 0))
-            elif not record.tiles():
-                raise BadPosition(f"{where}: a canoe with nothing at it is loose; list it "
-                                  "under loose as 'canoe ...'")
             else:
                 unsold.append(record)
         return unsold, lines

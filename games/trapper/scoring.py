@@ -2,7 +2,7 @@
 
 Pure functions over plain data, shared by the engine's running score and ``score_position``.
 Final scoring (the sheet): unfinished canoes with at least one tile pay their simple value,
-loose canoes and loose tiles cost their capacity or value, and per kind of chip the five
+empty canoes cost their capacity and loose tiles their value, and per kind of chip the five
 highest chips taken pay 12, 8, 5, 3, 2 (ASSUMED amounts) to their owners.
 """
 
@@ -59,6 +59,11 @@ def score_table(
         for seat, display in enumerate(displays):
             for canoe in display.canoes:
                 load = canoe.tiles()
+                if not load:
+                    info = tiles[canoe.canoe]
+                    lines[seat].append(ScoreLine(
+                        f"empty {info.name}: -{info.value} (capacity)", -info.value))
+                    continue
                 names = ", ".join(tiles[t].name for t in load)
                 value = load_value(load, components)
                 lines[seat].append(ScoreLine(

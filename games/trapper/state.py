@@ -30,6 +30,11 @@ class TrapperState(NamedTuple):
     players: tuple[str, ...]
     choose: bool
     """Option placement=choose: the player says which canoe a tile goes onto (else auto)."""
+    values: str
+    """Option values: the value set herbs and mushrooms are worth (``Components.worths``)."""
+    first_reading: bool
+    """Option reading=revision1: rules revision 1 (a canoe laid alone stays loose for good;
+    the game ends when everyone still in has passed in a row)."""
     phase: str
     grid: tuple[int, ...]
     """Tile per cell, or EMPTY (never laid, taken, or a trapper stands there)."""
@@ -53,7 +58,8 @@ class TrapperState(NamedTuple):
     """A species chip was traded this turn (one a turn)."""
     draws_left: int
     passes: int
-    """Passes in a row since the last step: when every player still in has passed, it ends."""
+    """Reading revision1 only: passes in a row since the last step (when every player still
+    in has passed, the game ends). Always 0 in the box reading."""
     retired: tuple[bool, ...]
     displays: tuple[Display, ...]
     sales: tuple[tuple[Sold, ...], ...]
@@ -97,6 +103,8 @@ def state_to_json(state: TrapperState, components: Components) -> dict[str, Any]
     return {
         "players": list(state.players),
         "placement": "choose" if state.choose else "auto",
+        "values": state.values,
+        "reading": "revision1" if state.first_reading else "box",
         "phase": state.phase,
         "grid": [
             None if tile == EMPTY else {"tile": names[tile], "face_up": up}
@@ -172,6 +180,9 @@ def _from_json(data: Mapping[str, Any], components: Components) -> TrapperState:
             raise ValueError("a chip owner is a seat number or null")
         return value
 
+    values = data.get("values", "first_guess")
+    if not isinstance(values, str) or values not in components.worths:
+        raise ValueError(f"values must be one of {', '.join(components.worths)}, not {values!r}")
     players = tuple(data["players"])
     if not 2 <= len(players) <= 4 or not all(isinstance(p, str) for p in players):
         raise ValueError("players must be 2 to 4 names")
@@ -215,6 +226,9 @@ def _from_json(data: Mapping[str, Any], components: Components) -> TrapperState:
     state = TrapperState(
         players=players,
         choose={"choose": True, "auto": False}[data["placement"]],
+        # states written before these options existed were played under revision 1
+        values=values,
+        first_reading={"revision1": True, "box": False}[data.get("reading", "revision1")],
         phase=phase,
         grid=grid,
         face_up=face_up,

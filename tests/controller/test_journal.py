@@ -66,3 +66,31 @@ def test_a_file_that_is_not_a_journal_is_refused(tmp_path) -> None:
     path.write_bytes(b"this is not a database" * 100)
     with pytest.raises(JournalError, match="not a usable journal"):
         Journal(path)
+
+
+def test_a_game_keeps_the_rules_revision_it_started_under(tmp_path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    old = journal.start("trapper", ["anna", "ben"], {}, revision=1)
+    new = journal.start("trapper", ["anna", "ben"], {"placement": "choose"}, revision=2)
+    assert journal.get(old).revision == 1 and journal.get(new).revision == 2
+    assert journal.get(new).record() == {"game": "trapper", "players": ["anna", "ben"],
+                                         "options": {"placement": "choose"}, "revision": 2,
+                                         "actions": []}
+
+
+def test_a_journal_from_before_revisions_upgrades_itself(tmp_path) -> None:
+    """The games table of the first journals had no revision column: theirs is 1."""
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, players TEXT NOT NULL,
+            options TEXT NOT NULL, status TEXT NOT NULL, started REAL NOT NULL, ended REAL);
+        INSERT INTO games (game, players, options, status, started)
+            VALUES ('trapper', '["anna", "ben"]', '{}', 'active', 0);
+    """)
+    db.close()
+    journal = Journal(path)
+    stored = journal.active()
+    assert stored is not None and stored.revision == 1 and stored.record()["revision"] == 1
+    newer = journal.start("trapper", ["anna", "ben"], {}, revision=2)
+    assert journal.get(newer).revision == 2

@@ -12,6 +12,7 @@ from controller.referee import Choose, Discrepancy, InProgress, NoChange, TakeBa
 from controller.status import Prompt
 from controller.table import Table
 from games.core.errors import BadSetup
+from games.core.game import CHANCE
 from games.core.playout import random_step
 from games.registry import get_game
 
@@ -162,3 +163,28 @@ def test_the_lit_targets_do_not_depend_on_a_secret_hand(table: Table) -> None:
     table._legal_sites = None
     assert table.legal_sites() == lit
     assert {s.action for s in table.successors.changing} == {f"up1 {t}" for t in STACK[1:]}
+
+
+def test_a_game_started_before_a_rules_correction_resumes_under_its_old_rules(tmp_path) -> None:
+    """Trapper revision 1 ended a game after two opening passes; a game journalled then and
+    resumed after the upgrade still ends there."""
+    trapper = get_game("trapper")
+    journal = Journal(tmp_path / "j.sqlite3")
+    game_id = journal.start("trapper", ["anna", "ben"], {}, revision=1)
+    state = trapper.initial(["anna", "ben"], trapper.options_at({}, 1))
+    rng = random.Random(4)
+    while state.phase != "turn":  # setup, the layout and the deal
+        action = random_step(trapper, state, rng)
+        journal.append(game_id, action)
+        state = trapper.apply(state, action)
+    for _ in range(2):  # two opening passes, with the draws after the first
+        journal.append(game_id, "pass")
+        state = trapper.apply(state, "pass")
+        while trapper.actor(state) == CHANCE:
+            action = random_step(trapper, state, rng)
+            journal.append(game_id, action)
+            state = trapper.apply(state, action)
+    assert trapper.is_terminal(state)
+    table = Table(trapper, journal, random.Random(1))
+    table.resume(journal.active())
+    assert trapper.is_terminal(table.state) and table.options["reading"] == "revision1"

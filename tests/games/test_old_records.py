@@ -3,8 +3,9 @@
 ``tests/games/records/`` holds game records (the format of ``tabletop games export`` and
 ``tabletop replay``) written once, on the date in their ``written_by``, with the score and
 winners that version computed. They are never regenerated: a change that stops one replaying,
-or changes its score, breaks a record somebody keeps, and must come with a way to read it
-(a new option value keeping the old reading, as Tiki Topple's ``gamewright_all_cards`` does).
+or changes its score, breaks a record somebody keeps, and must come with a way to read it:
+a rule change (``Game.rule_changes``) names the option value that keeps the old reading, and a
+record replays under the rules revision it names (none: revision 1, as all of these).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def test_every_game_has_kept_records() -> None:
 def test_a_kept_record_replays_to_the_same_score(path: Path) -> None:
     record = json.loads(path.read_text(encoding="utf-8"))
     game = get_game(record["game"])
-    state = game.initial(record["players"], record["options"])
+    assert "revision" not in record  # written before revisions: rules revision 1
+    state = game.initial(record["players"], game.options_at(record["options"], 1))
     for action in record["actions"]:
         state = game.apply(state, action)
     assert game.is_terminal(state)
@@ -36,8 +38,23 @@ def test_a_kept_record_replays_to_the_same_score(path: Path) -> None:
     assert [record["players"][seat] for seat in game.winners(state)] == record["winners"]
 
 
-def test_the_replay_command_reads_a_kept_record(capsys) -> None:
-    path = next(p for p in RECORDS if p.stem == "topiary-4p")
+@pytest.mark.parametrize("stem", ["topiary-4p", "trapper-4p"])
+def test_the_replay_command_reads_a_kept_record(stem: str, capsys) -> None:
+    path = next(p for p in RECORDS if p.stem == stem)
     assert main(["replay", str(path)]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["finished"] and result["score"] == json.loads(path.read_text())["score"]
+
+
+def test_a_record_names_its_rules_revision(tmp_path, capsys) -> None:
+    """The same Trapper actions read under today's rules end elsewhere: the revision matters,
+    and one the engine does not know is refused with one line."""
+    record = json.loads(next(p for p in RECORDS if p.stem == "trapper-2p").read_text())
+    path = tmp_path / "today.json"
+    path.write_text(json.dumps({**record, "revision": get_game("trapper").revision}))
+    assert main(["replay", str(path)]) == 0
+    today = json.loads(capsys.readouterr().out)
+    assert (today["finished"], today["score"]) != (True, record["score"])
+    path.write_text(json.dumps({**record, "revision": 7}))
+    assert main(["replay", str(path)]) == 2
+    assert "knows rules revisions 1 to 2, not 7" in capsys.readouterr().err

@@ -27,9 +27,10 @@ def turn_state(
     face_down: tuple[str, ...] = (),
     displays: tuple[Display, ...] | None = None,
     choose: bool = False,
+    options: dict[str, str] | None = None,
 ) -> TrapperState:
     """Anna's turn: only the given tiles on the grid (face up unless listed in face_down), the
-    trappers where given (by default on their start squares)."""
+    trappers where given (by default on their start squares); ``options`` beside placement."""
     n = len(hands)
     grid = [EMPTY] * (SIZE * SIZE)
     up = [False] * (SIZE * SIZE)
@@ -42,7 +43,7 @@ def turn_state(
         start[colour] = cell(where)
     draw = tuple(C.per_colour - sum(hand[c] for hand in hands) for c in range(4))
     return GAME.initial([f"p{i + 1}" for i in range(n)],
-                        {"placement": "choose" if choose else "auto"})._replace(
+                        {"placement": "choose" if choose else "auto", **(options or {})})._replace(
         phase="turn",
         grid=tuple(grid),
         face_up=tuple(up),

@@ -11,8 +11,9 @@ from games.core.game import CHANCE, TERMINAL
 from games.core.playout import random_playout
 from games.trapper import GAME
 from games.trapper.display import Display, Sold
+from games.trapper.state import TrapperState
 
-from .helpers import BLUE, RED, canoe, cell, tile, turn_state
+from .helpers import BLUE, RED, C, canoe, cell, tile, turn_state
 
 
 def test_the_box_holds_64_tiles_with_one_water_side_each() -> None:
@@ -104,7 +105,7 @@ def test_a_trapper_never_moves_onto_an_empty_or_face_down_square() -> None:
 
 def test_animals_go_to_a_canoe_of_their_species_up_to_its_capacity() -> None:
     display = Display(canoes=(canoe("canoe-bear-3", "bear-1a"), canoe("canoe-bear-2", "bear-2a")),
-                      loose=(tile("canoe-wolf-1"),))
+                      loose=(tile("lynx-1a"),))
     state = turn_state({"2:3": "bear-4", "3:2": "wolf-2a"}, displays=(display, Display()),
                        choose=True)
     legal = GAME.legal_actions(state)
@@ -113,7 +114,7 @@ def test_animals_go_to_a_canoe_of_their_species_up_to_its_capacity() -> None:
         GAME.apply(state, "red 2:3")
     after = GAME.apply(state, "red 2:3 onto canoe-bear-3")
     assert after.displays[0].canoes[0].animals == tuple(sorted((tile("bear-1a"), tile("bear-4"))))
-    # a loose canoe does not take later animals: the wolf lies loose
+    # no wolf canoe: the wolf lies loose
     wolf = GAME.apply(state, "red 3:2")
     assert tile("wolf-2a") in wolf.displays[0].loose
 
@@ -145,7 +146,7 @@ def test_a_new_canoe_gathers_its_loose_animals_and_extras() -> None:
     sold = after.sales[0][0]
     assert sold.canoe == tile("canoe-bear-2")
     assert set(sold.load) == {tile("bear-3"), tile("bear-4"), tile("herb-1")}
-    assert sold.amount == 2 * (3 + 4 + 1)
+    assert sold.amount == 2 * (3 + 4 + 6)  # a herb is worth 6 (values=printed)
     assert set(after.displays[0].loose) == {tile("bear-1a"), tile("herb-2"), tile("wolf-1a")}
 
 
@@ -154,12 +155,13 @@ def test_a_full_canoe_is_sold_at_once_for_its_load_doubled_with_a_bonus_chip() -
                                     mushroom="mushroom-1"),))
     state = turn_state({"2:3": "bear-4", "0:0": "wolf-3"}, displays=(display, Display()))
     after = GAME.apply(state, "red 2:3")
-    assert after.sales[0] == (Sold(tile("canoe-bear-3"), after.sales[0][0].load, 22),)
+    # 2 x (3 + 2 + 4 + herb 6 + mushroom 6) = 42: the highest chip, 36
+    assert after.sales[0] == (Sold(tile("canoe-bear-3"), after.sales[0][0].load, 42),)
     assert after.displays[0].canoes == () and len(after.displays[0].sold) == 1
     values = GAME.components.bonus_chips
-    assert after.bonus[values.index(22)] == 0
-    assert "bank:bonus:22" not in GAME.board(after)
-    assert GAME.score(after).totals[0] == 22
+    assert after.bonus[values.index(36)] == 0
+    assert "bank:bonus:36" not in GAME.board(after)
+    assert GAME.score(after).totals[0] == 42
 
 
 def test_a_taken_bonus_chip_gives_the_next_lower_one_and_none_below_16() -> None:
@@ -168,10 +170,10 @@ def test_a_taken_bonus_chip_gives_the_next_lower_one_and_none_below_16() -> None
                                     mushroom="mushroom-1"),))
     state = turn_state({"2:3": "bear-4"}, displays=(display, Display()))
     bonus = list(state.bonus)
-    bonus[values.index(22)] = 1
-    bonus[values.index(20)] = 1
+    bonus[values.index(36)] = 1
+    bonus[values.index(34)] = 1
     after = GAME.apply(state._replace(bonus=tuple(bonus)), "red 2:3")
-    assert after.bonus[values.index(18)] == 0
+    assert after.bonus[values.index(32)] == 0
     small = turn_state({"2:3": "bear-4"},
                        displays=(Display(canoes=(canoe("canoe-bear-2", "bear-1a"),)), Display()))
     after = GAME.apply(small, "red 2:3")
@@ -248,8 +250,8 @@ def test_retiring_discards_the_hand_and_the_player_is_skipped() -> None:
     assert after.seat == 2  # seat 1 (index 0) is skipped from now on
 
 
-def test_the_game_ends_when_everyone_still_in_has_passed() -> None:
-    state = turn_state({"2:3": "bear-4", "0:0": "wolf-3"})
+def test_in_revision1_the_game_ended_when_everyone_still_in_had_passed() -> None:
+    state = turn_state({"2:3": "bear-4", "0:0": "wolf-3"}, options={"reading": "revision1"})
     after = GAME.apply(state, "pass")
     after = GAME.apply(GAME.apply(after, "draw red"), "draw red")
     assert after.seat == 1
@@ -259,7 +261,8 @@ def test_the_game_ends_when_everyone_still_in_has_passed() -> None:
 
 
 def test_a_step_resets_the_passes() -> None:
-    state = turn_state({"2:3": "bear-4", "0:0": "wolf-3"})._replace(passes=1)
+    state = turn_state({"2:3": "bear-4", "0:0": "wolf-3"}, options={"reading": "revision1"})
+    state = state._replace(passes=1)
     assert GAME.apply(state, "red 2:3").passes == 0
 
 
@@ -277,8 +280,9 @@ def test_everyone_retiring_ends_the_game() -> None:
 
 
 def test_final_scoring_counts_unfinished_canoes_loose_pieces_and_chips() -> None:
-    display = Display(canoes=(canoe("canoe-bear-3", "bear-4", herb="herb-1"),),
-                      loose=tuple(sorted((tile("canoe-wolf-2"), tile("lynx-3")))))
+    display = Display(canoes=(canoe("canoe-bear-3", "bear-4", herb="herb-1"),
+                              canoe("canoe-wolf-2")),
+                      loose=(tile("lynx-3"),))
     state = turn_state({"2:3": "bear-3"}, displays=(display, Display()))
     state = state._replace(
         sales=((Sold(tile("canoe-moose-1"), (tile("moose-4"),), 8),), ()),
@@ -289,10 +293,10 @@ def test_final_scoring_counts_unfinished_canoes_loose_pieces_and_chips() -> None
     assert running.totals == (8, 0)  # during play: money only
     final = GAME.score(state._replace(phase="over"))
     lines = [line.text for line in final.lines[0]]
-    assert "unfinished canoe-bear-3 (bear-4, herb-1): +5" in lines
-    assert "loose canoe-wolf-2: -2 (capacity)" in lines and "loose lynx-3: -3 (value)" in lines
+    assert "unfinished canoe-bear-3 (bear-4, herb-1): +10" in lines
+    assert "empty canoe-wolf-2: -2 (capacity)" in lines and "loose lynx-3: -3 (value)" in lines
     # bonus: 18 (p2) is highest -> 12, 16 (p1) -> 8; species: 3 (p1) 12, 2 (p1) 8, 1 (p2) 5
-    assert final.totals == (8 + 5 - 2 - 3 + 8 + 12 + 8, 12 + 5)
+    assert final.totals == (8 + 10 - 2 - 3 + 8 + 12 + 8, 12 + 5)
     assert GAME.winners(state._replace(phase="over")) == [0]
 
 
@@ -328,8 +332,9 @@ def test_refusals_say_why() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_action_is_one_sensed_change_and_secret_draws_change_nothing(players: int) -> None:
-    """What the referee relies on: no player action leaves the table as it was, and a chance
-    step changes the table either for every outcome (the layout) or for none (cards)."""
+    """What the referee relies on: no player action leaves the table as it was but a single
+    one the confirm button can do (a pass when the others have ended), and a chance step
+    changes the table either for every outcome (the layout) or for none (cards)."""
     for seed in range(4):
         playout = random_playout(GAME, [f"p{i}" for i in range(players)],
                                  {"placement": "auto"}, random.Random(seed))
@@ -342,6 +347,102 @@ def test_every_action_is_one_sensed_change_and_secret_draws_change_nothing(playe
                 same = [board == before for board in boards.values()]
                 assert all(same) or not any(same)
             else:
-                assert all(board != before for board in boards.values()), action
+                silent = [a for a, board in boards.items() if board == before]
+                assert silent in ([], ["pass"]), action
+                if silent:
+                    assert state.retired.count(False) == 1
                 assert len({tuple(sorted(b.items())) for b in boards.values()}) == len(boards)
             state = GAME.apply(state, action)
+
+
+# -- the audit's findings: the box's rules, and rules revision 1 kept as options ---------------
+def test_a_lone_canoe_fills_with_the_animals_taken_after_it() -> None:
+    """A capacity-2 bear canoe, then two bears: the canoe is full and sold, 2 x (4 + 3)."""
+    state = turn_state({"2:3": "canoe-bear-2", "1:3": "bear-4", "0:3": "bear-3",
+                        "0:0": "wolf-3"})
+    state = GAME.apply(state, "red 2:3")
+    assert state.displays[0].canoes == (canoe("canoe-bear-2"),) and not state.displays[0].loose
+    state = GAME.apply(GAME.apply(state, "red 1:3"), "red 0:3")
+    display = state.displays[0]
+    assert display.canoes == () and display.loose == ()
+    assert state.sales[0] == (Sold(tile("canoe-bear-2"), (tile("bear-3"), tile("bear-4")), 14),)
+    # in rules revision 1 the canoe lay loose for good and the bears beside it
+    first = turn_state({"2:3": "canoe-bear-2", "1:3": "bear-4", "0:3": "bear-3",
+                        "0:0": "wolf-3"}, options={"reading": "revision1"})
+    for step in ("red 2:3", "red 1:3", "red 0:3"):
+        first = GAME.apply(first, step)
+    assert set(first.displays[0].loose) == {tile(t) for t in ("canoe-bear-2", "bear-4", "bear-3")}
+    assert first.sales[0] == ()
+
+
+def test_an_empty_canoe_takes_herbs_and_mushrooms_too() -> None:
+    display = Display(canoes=(canoe("canoe-lynx-1"),))
+    state = turn_state({"2:3": "herb-1", "0:0": "wolf-3"}, displays=(display, Display()))
+    after = GAME.apply(state, "red 2:3")
+    assert after.displays[0].canoes == (canoe("canoe-lynx-1", herb="herb-1"),)
+
+
+def _draw_two(state: TrapperState) -> TrapperState:
+    for _ in range(2):
+        state = GAME.apply(state, GAME.legal_actions(state)[0])
+    return state
+
+
+def test_passing_never_ends_the_game() -> None:
+    """Two opening passes: the game goes on; it ends when every player has ended."""
+    state = turn_state({"2:3": "bear-4", "0:0": "wolf-3"})
+    for _ in range(3):  # three rounds of passes
+        for _ in range(2):
+            state = _draw_two(GAME.apply(state, "pass"))
+    assert state.phase == "turn" and state.seat == 0 and state.passes == 0
+    state = GAME.apply(state, "retire")
+    assert state.phase == "turn" and state.seat == 1
+    # the last player in passes alone: the turn comes back to them (the confirm button)
+    alone = _draw_two(GAME.apply(state, "pass"))
+    assert alone.phase == "turn" and alone.seat == 1
+    assert GAME.board(alone) == GAME.board(state)
+    over = GAME.apply(alone, "retire")
+    assert GAME.actor(over) == TERMINAL and "seat:2" in GAME.board(over)  # the out marker
+
+
+def test_with_no_card_left_to_draw_a_player_plays_or_ends() -> None:
+    state = turn_state({"2:3": "bear-4", "0:0": "wolf-3"},
+                       hands=((16, 16, 0, 0), (0, 0, 16, 16)))
+    assert sum(state.draw) == sum(state.discard) == 0
+    legal = GAME.legal_actions(state)
+    assert "pass" not in legal and "retire" in legal and "red 2:3" in legal
+    with pytest.raises(IllegalAction, match="no card is left to draw"):
+        GAME.apply(state, "pass")
+    # the first reading let them pass (and two passes ended the game)
+    first = state._replace(first_reading=True)
+    assert "pass" in GAME.legal_actions(first)
+
+
+def test_printed_values_let_a_canoe_win_the_high_bonus_chips() -> None:
+    """Owners' report: three bears and a herb sold for 30; the chip 30 is taken."""
+    display = Display(canoes=(canoe("canoe-bear-3", "bear-4", "bear-3", herb="herb-1"),))
+    state = turn_state({"2:3": "bear-2a", "0:0": "wolf-3"}, displays=(display, Display()))
+    after = GAME.apply(state, "red 2:3")
+    assert after.sales[0][0].amount == 30
+    assert after.bonus[C.bonus_chips.index(30)] == 0
+    # with the first guess (herb worth 1) the same canoe sold for 20
+    first = turn_state({"2:3": "bear-2a", "0:0": "wolf-3"}, displays=(display, Display()),
+                       options={"values": "first_guess"})
+    assert GAME.apply(first, "red 2:3").sales[0][0].amount == 20
+
+
+def test_every_bonus_chip_can_be_won_with_the_printed_values() -> None:
+    """The richest load (three best animals, a herb and a mushroom) reaches the chip 36."""
+    best = sorted(C.animal_values, reverse=True)[:3]
+    worths = C.worths["printed"]
+    assert 2 * (sum(best) + sum(worths)) >= max(C.bonus_chips)
+    herb, mushroom = C.worths["first_guess"]
+    assert 2 * (sum(best) + herb + mushroom) < max(C.bonus_chips)  # why the guess was wrong
+
+
+def test_records_from_rules_revision_1_replay_with_its_reading() -> None:
+    assert GAME.revision == 2
+    assert GAME.options_at({}, 1) == {"placement": "auto", "values": "first_guess",
+                                      "reading": "revision1"}
+    assert GAME.options_at({"placement": "choose"}, 2) == {
+        "placement": "choose", "values": "printed", "reading": "box"}

@@ -78,12 +78,18 @@ def test_limits_are_made_once_per_engine() -> None:
 def test_bounds_come_from_the_data_file() -> None:
     base = GAME.limits(4)
     more_draws = Trapper(dataclasses.replace(C, draw_per_turn=C.draw_per_turn + 1)).limits(4)
-    assert more_draws.max_steps == base.max_steps + 4 * (LAYOUT + 1)
+    passes = 64 - 4 * C.hand_size + 2 * LAYOUT + 4 * 64
+    assert more_draws.max_steps == base.max_steps + passes + LAYOUT
     richer = Trapper(dataclasses.replace(C, start_money=10)).limits(4)
     assert (richer.min_score, richer.max_score) == (base.min_score + 10, base.max_score + 10)
-    # the longer game: every player's turn is a pass, a done or a retirement, plus its draws
-    assert [GAME.limits(n).max_steps for n in COUNTS] == [507, 697, 887]
-    assert (base.min_score, base.max_score) == (-120, 236)
+    # the longer game: every player's turn is a pass, a done or a retirement, plus its draws;
+    # passes are bounded by the cards that can be drawn (box) or by the passes in a row
+    assert [GAME.limits(n).max_steps for n in COUNTS] == [1221, 1402, 1583]
+    first = {"reading": "revision1", "values": "first_guess"}
+    assert [GAME.limits(n, first).max_steps for n in COUNTS] == [507, 697, 887]
+    # herbs and mushrooms worth 6 (printed) or 1 (first_guess)
+    assert (base.min_score, base.max_score) == (-170, 336)
+    assert (GAME.limits(4, first).min_score, GAME.limits(4, first).max_score) == (-120, 236)
 
 
 @pytest.mark.parametrize("placement", ["auto", "choose"])
@@ -119,24 +125,26 @@ def _kind(action: str) -> str:
     return "step" if words[0] in C.colours else words[0]
 
 
-def _long_game(n: int, seed: int) -> tuple[int, TrapperState]:
-    """Stretch a game: everybody passes until one more pass would end it, then one tile is
-    taken and the turn ended; every chip that can be traded is."""
+def _long_game(n: int, seed: int, reading: str) -> tuple[int, TrapperState]:
+    """Stretch a game: everybody passes while a pass is allowed (box: while a card can be
+    drawn; revision1: until one more pass would end it), then one tile is taken and the turn
+    ended; every chip that can be traded is."""
     rng = random.Random(seed)
-    state = GAME.initial([f"p{i}" for i in range(n)])
+    state = GAME.initial([f"p{i}" for i in range(n)], {"reading": reading})
     steps = 0
     while GAME.actor(state) != TERMINAL:
         legal = GAME.legal_actions(state)
         trades = [action for action in legal if action.startswith("trade ")]
         moves = [action for action in legal if _kind(action) in ("step", "joker")]
+        may_pass = "pass" in legal and (reading == "box" or state.passes < n - 1)
         if GAME.actor(state) == CHANCE or legal == ["setup"]:
             action = random_step(GAME, state, rng)
         elif trades:
             action = trades[0]
         elif "done" in legal:
             action = "done"
-        elif state.passes < n - 1 or not moves:
-            action = "pass"
+        elif may_pass or not moves:
+            action = "pass" if "pass" in legal else "retire"
         else:
             action = rng.choice([m for m in moves if "joker" not in m] or moves)
         state = GAME.apply(state, action)
@@ -146,11 +154,13 @@ def _long_game(n: int, seed: int) -> tuple[int, TrapperState]:
 
 def test_a_stretched_game_is_longer_than_random_ones_but_within_max_steps() -> None:
     for n in COUNTS:
-        steps, state = _long_game(n, seed=n)
+        steps, state = _long_game(n, seed=n, reading="revision1")
         assert all(t == -1 for t in state.grid)  # every tile was taken
         # 1 setup, the layout, the deal, and per tile at least a step, a done, n - 1 passes
         assert 1 + LAYOUT + n * C.hand_size + LAYOUT * (n + 1) <= steps
-        assert steps <= GAME.limits(n).max_steps
+        assert steps <= GAME.limits(n, {"reading": "revision1"}).max_steps
+        longer, state = _long_game(n, seed=n, reading="box")
+        assert GAME.is_terminal(state) and longer <= GAME.limits(n).max_steps
 
 
 def _all_sold() -> tuple[Sold, ...]:
