@@ -110,11 +110,12 @@ class TagSet:
 
 
 def copies_seen(game: Game[Any], playouts: int = 2, seed: int = 0) -> dict[str, int]:
-    """The most copies of each piece that lay on the table at once in a few seeded random
-    games for every number of players. `Game.pieces()` names each interchangeable piece once
-    (six red visitors are one id), so this is how the simulator knows how many tags to print."""
+    """How many tags each piece needs: what the box holds where the game says
+    (`Game.copies()`), else the most copies that lay on the table at once in a few seeded
+    random games for every number of players. `Game.pieces()` names each interchangeable piece
+    once (six red visitors are one id), so this is how the simulator knows how many to print."""
     rng = random.Random(seed)
-    most: Counter[str] = Counter()
+    most: Counter[str] = Counter(game.copies())
     counts = range(game.min_players, game.max_players + 1)
     for n_players in [n for n in counts for _ in range(playouts)]:
         state = game.initial([f"p{i}" for i in range(n_players)])

@@ -296,6 +296,11 @@ class Game(ABC, Generic[State]):
     def pieces(self) -> tuple[str, ...]:
         """Every tagged piece id in the box (interchangeable pieces share one id)."""
 
+    def copies(self) -> Mapping[str, int]:
+        """How many of an interchangeable piece the box holds, where it is more than one and
+        known from the data (the simulator prints that many tags)."""
+        return {}
+
     def render(self, state: State, player: int | None) -> str:
         """A plain-text picture of the view, for terminal play."""
         import json

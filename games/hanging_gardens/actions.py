@@ -12,6 +12,8 @@ from .components import CARD_COLS, CARD_ROWS, ORIENTATIONS, Components
 from .state import field_name
 
 NO_TEMPLE = "no temple"
+TAKE_EXTRA = "take extra"
+"""A player's choice: draw the hidden extra tile a group of 6+ fields may earn."""
 
 
 # -- the text forms --------------------------------------------------------------------------
@@ -79,14 +81,15 @@ def action_texts(components: Components) -> tuple[str, ...]:
     A draw and a discard per card; a placement per card, orientation and anchor (any field can
     come to be covered, so every one can fit); a temple per field and a move per ordered pair of
     different fields (the target's group holds no temple, so it never is the origin; a
-    neighbouring origin of another motif is possible); ``no temple``; a take per display slot;
+    neighbouring origin of another motif is possible); ``no temple``; ``take extra``; a take
+    per display slot;
     a reveal and an extra draw per tile kind. The same for every player count: none of them
     changes the cards, the garden or the tiles.
     """
     c = components
     fields = [field_name(f, c.cols) for f in range(c.fields)]
     corners = [fields[a] for a in anchors(c)]
-    actions = [NO_TEMPLE]
+    actions = [NO_TEMPLE, TAKE_EXTRA]
     for card in c.card_names:
         actions += [draw_text(card), discard_text(card)]
         actions += [place_text(card, a, o) for a in corners for o in ORIENTATIONS]

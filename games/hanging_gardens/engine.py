@@ -20,7 +20,17 @@ from typing import Any
 
 from games.core.action_text import look_up
 from games.core.errors import IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, Limits, Secret, Sentence, Site
+from games.core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Limits,
+    OptionSpec,
+    RuleChange,
+    Secret,
+    Sentence,
+    Site,
+)
 from games.core.scoresheet import ScoreSheet
 from games.core.tuples import added, replaced
 
@@ -51,9 +61,10 @@ from .state import (
 
 FORMS = (
     "draw CARD, place CARD R:C up|down, discard CARD, temple R:C, temple R:C from R:C, "
-    "no temple, extra KIND, tile COLUMN:ROW, reveal KIND"
+    "no temple, take extra, extra KIND, tile COLUMN:ROW, reveal KIND"
 )
 NO_TEMPLE = texts.NO_TEMPLE
+TAKE_EXTRA = texts.TAKE_EXTRA
 PITCH = 10.0
 """Site drawing units per garden field."""
 
@@ -74,6 +85,27 @@ class HangingGardens(Game[HangingGardensState]):
     secrets = (
         Secret("each player's hidden extra score tiles", "others"),
         Secret("the order of the score-tile stack", "everyone"),
+    )
+    options = (
+        OptionSpec(
+            "reading",
+            ("box", "revision1"),
+            "box: the hidden extra tile for a group of 6+ is optional, a temple needs a group "
+            "that grew, the game ends with the round the score-tile stack runs out; "
+            "revision1: our first reading (extra forced, re-covered groups re-offered, only a "
+            "tile that cannot be had ends the game)",
+        ),
+        OptionSpec(
+            "gates",
+            ("guard", "series"),
+            "guard: gate tiles score 3 each with the guard and nothing without it (the sheet); "
+            "series: they also score as a series (rules revision 1)",
+        ),
+    )
+    rule_changes = (
+        RuleChange(2, "reading", {"box": "revision1"},
+                   "optional extra tile, temples for groups that grew, the run-out"),
+        RuleChange(2, "gates", {"guard": "series"}, "gates score only with the guard"),
     )
 
     def __init__(self, components: Components | None = None) -> None:
@@ -154,7 +186,8 @@ class HangingGardens(Game[HangingGardensState]):
         self.tile_text = tuple(texts.tile_text(slot) for slot in self.slot_names)
         self.reveal_text = tuple(texts.reveal_text(kind) for kind in c.kinds)
         self.extra_text = tuple(texts.extra_text(kind) for kind in c.kinds)
-        parsed: dict[str, tuple[Any, ...]] = {NO_TEMPLE: ("no_temple",)}
+        parsed: dict[str, tuple[Any, ...]] = {NO_TEMPLE: ("no_temple",),
+                                              TAKE_EXTRA: ("take_extra",)}
         for card in range(len(names)):
             parsed[self.draw_text[card]] = ("draw", card)
             parsed[self.discard_text[card]] = ("discard", card)
@@ -177,7 +210,7 @@ class HangingGardens(Game[HangingGardensState]):
         self, players: Sequence[str], options: Mapping[str, str] | None = None
     ) -> HangingGardensState:
         names = self.check_players(players)
-        self.check_options(options)
+        chosen = self.check_options(options)
         c = self.components
         n = len(names)
         top = [TABLE] * c.fields
@@ -185,6 +218,8 @@ class HangingGardens(Game[HangingGardensState]):
             top[f] = GROUND
         return HangingGardensState(
             players=names,
+            first_reading=chosen["reading"] == "revision1",
+            gate_series=chosen["gates"] == "series",
             phase="setup",
             round=0,
             seat=0,
@@ -202,11 +237,12 @@ class HangingGardens(Game[HangingGardensState]):
             placed=(),
             columns=0,
             ending=False,
+            offer=False,
         )
 
     def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
         """The enumeration and the derivations of the bounds are in ``limits``."""
-        return limits_for(self.components, n_players)
+        return limits_for(self.components, n_players, options["gates"] == "series")
 
     # -- playing -------------------------------------------------------------------------------
     def actor(self, state: HangingGardensState) -> int:
@@ -223,7 +259,8 @@ class HangingGardens(Game[HangingGardensState]):
         if phase == "temple":
             return sorted([NO_TEMPLE, *self._temple_actions(state)])
         if phase == "tile":
-            return [self.tile_text[slot] for slot in self._open_slots(state, state.columns)]
+            tiles = [self.tile_text[slot] for slot in self._open_slots(state, state.columns)]
+            return sorted([*tiles, TAKE_EXTRA]) if state.offer else tiles
         if phase == "deal":
             return [self.draw_text[card] for card in state.deck]
         if phase in ("setup", "refill", "extra"):
@@ -282,6 +319,11 @@ class HangingGardens(Game[HangingGardensState]):
             return self._end_turn(state._replace(placed=()))
         if kind == "tile":
             return self._take_tile(state, parsed[1])
+        if kind == "take_extra":
+            if not state.offer:
+                raise IllegalAction("no extra tile is on offer: only a temple on a group of "
+                                    f"{self.components.extra_from} or more fields earns one")
+            return state._replace(phase="extra", offer=False)
         if kind == "draw":
             return self._draw(state, parsed[1])
         if kind == "extra":
@@ -309,6 +351,11 @@ class HangingGardens(Game[HangingGardensState]):
                             "(extra KIND).", who)
         if phase == "tile":
             allowed = ", ".join(str(col + 1) for col in range(state.columns))
+            if state.offer:
+                return Sentence("{player} may first draw a hidden extra score tile from the "
+                                "stack (take extra, the confirm button), then takes a score "
+                                "tile from column {columns} (tile COLUMN:ROW).",
+                                {**who, "columns": allowed})
             return Sentence("{player} is to take a score tile from column {columns} "
                             "(tile COLUMN:ROW).", {**who, "columns": allowed})
         if phase == "refill":
@@ -393,7 +440,12 @@ class HangingGardens(Game[HangingGardensState]):
         new_tags = list(state.tags[seat])
         new_tags[fields[0]] = 2 * card
         new_tags[fields[-1]] = 2 * card + 1
-        placed = tuple(sorted(fields[k] for k in self.motif_fields[card]))
+        # a temple needs a group that grew: the fields this card turned to a motif (in the
+        # first reading, every motif field of the card, so a re-covered group came back)
+        placed = tuple(sorted(
+            fields[k] for k in self.motif_fields[card]
+            if state.first_reading or top[fields[k]] != codes[k]
+        ))
         after = state._replace(
             display=_without_card(state.display, card),
             tops=replaced(state.tops, seat, tuple(new_top)),
@@ -493,6 +545,9 @@ class HangingGardens(Game[HangingGardensState]):
             columns=min(size - 2, c.tile_columns),
         )
         if size >= c.extra_from:
+            if not state.first_reading:
+                # optional ("darf"); none left in the stack: none on offer
+                return self._to_tile(after._replace(offer=bool(sum(state.stack))))
             if sum(state.stack):
                 return after._replace(phase="extra")
             after = _lose_tile(after)
@@ -523,6 +578,7 @@ class HangingGardens(Game[HangingGardensState]):
         after = state._replace(
             tile_slots=replaced(state.tile_slots, slot, EMPTY),
             collected=replaced(state.collected, seat, added(state.collected[seat], kind, 1)),
+            offer=False,
         )
         if sum(state.stack):
             return after._replace(phase="refill")
@@ -537,20 +593,28 @@ class HangingGardens(Game[HangingGardensState]):
             collected=replaced(state.collected, seat, added(state.collected[seat], kind, 1)),
             extras=replaced(state.extras, seat, added(state.extras[seat], kind, 1)),
         )
-        return self._to_tile(after)
+        return self._to_tile(self._run_out(after))
 
     def _reveal(self, state: HangingGardensState, kind: int) -> HangingGardensState:
         if not state.stack[kind]:
             raise IllegalAction(f"no {self.components.kinds[kind]} tile is left in the stack")
         slot = state.tile_slots.index(EMPTY)
-        after = state._replace(
+        after = self._run_out(state._replace(
             stack=added(state.stack, kind, -1), tile_slots=replaced(state.tile_slots, slot, kind)
-        )
+        ))
         if state.phase == "setup":
             if EMPTY in after.tile_slots and sum(after.stack):
                 return after
             return after._replace(phase="deal")
         return self._end_turn(after)
+
+    @staticmethod
+    def _run_out(state: HangingGardensState) -> HangingGardensState:
+        """The last tile has left the stack: the round is played to its end, then the game
+        ends (the sheet). The first reading waited for a tile that could not be had."""
+        if state.first_reading or sum(state.stack):
+            return state
+        return state._replace(ending=True)
 
     # -- rounds ----------------------------------------------------------------------------------
     def _draw(self, state: HangingGardensState, card: int) -> HangingGardensState:
@@ -579,12 +643,13 @@ class HangingGardens(Game[HangingGardensState]):
         """At the end every tile; during the game only what the whole table has seen (hidden
         extra tiles would otherwise show through the running score)."""
         if state.phase == "over" or not any(any(e) for e in state.extras):
-            return self._score_cached(state.players, state.collected, state.missing)
+            return self._score_cached(state.players, state.collected, state.missing,
+                                      state.gate_series)
         seen = tuple(
             tuple(h - e for h, e in zip(held, hidden, strict=True))
             for held, hidden in zip(state.collected, state.extras, strict=True)
         )
-        return self._score_cached(state.players, seen, state.missing)
+        return self._score_cached(state.players, seen, state.missing, state.gate_series)
 
     @lru_cache(maxsize=1024)  # noqa: B019 (one engine object lives for the whole process)
     def _score_cached(
@@ -592,9 +657,10 @@ class HangingGardens(Game[HangingGardensState]):
         players: tuple[str, ...],
         collected: tuple[tuple[int, ...], ...],
         missing: tuple[int, ...],
+        gate_series: bool,
     ) -> ScoreSheet:
         """Every view and the referee ask for the same score: compute it once per position."""
-        return score_sheet(players, collected, missing, self.components)
+        return score_sheet(players, collected, missing, self.components, gate_series)
 
     def winners(self, state: HangingGardensState) -> list[int]:
         totals = self.score(state).totals
@@ -748,6 +814,13 @@ class HangingGardens(Game[HangingGardensState]):
             *(f"hg:temple:{colour}" for colour in c.colours[:4]),
         )
 
+    def copies(self) -> dict[str, int]:
+        c = self.components
+        tiles = {f"hg:tile:{kind}": count for kind, count in zip(c.kinds, c.kind_counts,
+                                                                 strict=True)}
+        return {**tiles, **{f"hg:temple:{colour}": c.temples_per_player
+                            for colour in c.colours[:4]}}
+
     # -- serialisation -------------------------------------------------------------------------
     def state_to_json(self, state: HangingGardensState) -> dict[str, Any]:
         return state_to_json(state, self.components)
@@ -762,7 +835,7 @@ _KIND_OF_PHASE = {
     "place": ("place", "discard"),
     "temple": ("temple", "no_temple"),
     "extra": ("extra",),
-    "tile": ("tile",),
+    "tile": ("tile", "take_extra"),
     "refill": ("reveal",),
     "over": (),
 }

@@ -34,11 +34,13 @@ def max_steps(components: Components, n_players: int) -> int:
     a tile from the stack: at most T (the tiles in the box). A ``tile`` take follows a temple,
     and a player builds at most one temple a round, only in a round they place a card: at most
     rounds x min(players, display cards); it also takes a tile that was revealed: at most T.
+    A ``take extra`` is followed by an ``extra`` draw from the stack and comes once a temple at
+    most: at most min(temples, T) again.
     """
     c = components
     cards, tiles = len(c.cards), sum(c.kind_counts)
     temples = rounds(c, n_players) * min(n_players, c.display_cards[n_players])
-    return 3 * cards + tiles + min(temples, tiles)
+    return 3 * cards + tiles + 2 * min(temples, tiles)
 
 
 class Extreme(NamedTuple):
@@ -66,7 +68,8 @@ def _groups(components: Components) -> list[list[int]]:
     return groups
 
 
-def score_extremes(components: Components, n_players: int) -> tuple[Extreme, Extreme]:
+def score_extremes(components: Components, n_players: int,
+                   gate_series: bool = False) -> tuple[Extreme, Extreme]:
     """The lowest and highest total one player can have, running or final, with witnesses.
 
     A player builds at most one temple a round, so at most R temples (R the rounds), each
@@ -89,7 +92,7 @@ def score_extremes(components: Components, n_players: int) -> tuple[Extreme, Ext
             counts = [0] * n_kinds
             for k, count in zip(group, picked, strict=True):
                 counts[k] = count
-            points = sum(line.points for line in score_lines(counts, 0, c))
+            points = sum(line.points for line in score_lines(counts, 0, c, gate_series))
             _keep(options, sum(picked), points, tuple(counts))
         merged: dict[int, tuple[int, tuple[int, ...], int, tuple[int, ...]]] = {}
         for (j, (lo, lo_c, hi, hi_c)), (g, (glo, glo_c, ghi, ghi_c)) in itertools.product(
@@ -137,7 +140,7 @@ def _plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
-def limits_for(components: Components, n_players: int) -> Limits:
-    """The limits for this many players (the game has no options)."""
-    low, high = score_extremes(components, n_players)
+def limits_for(components: Components, n_players: int, gate_series: bool = False) -> Limits:
+    """The limits for this many players and the gates option (``reading`` changes none)."""
+    low, high = score_extremes(components, n_players, gate_series)
     return Limits(action_texts(components), max_steps(components, n_players), low.total, high.total)

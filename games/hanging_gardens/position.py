@@ -1,7 +1,9 @@
 """``tabletop score hanging_gardens POSITION.json``: score collected tiles written by hand.
 
-POSITION = {"players": {name: {"tiles": [kind names], "missing": int}}}; tile kinds are
-``queen king tiger garden statue chalice gate animal_handler gardener sculptor priest guard``.
+POSITION = {"players": {name: {"tiles": [kind names], "missing": int}}, "gates": "guard"};
+tile kinds are ``queen king tiger garden statue chalice gate animal_handler gardener sculptor
+priest guard``; "gates" is the option of that name (default guard: gates score only with the
+guard; series: also as a series, rules revision 1).
 Every mistake is a BadPosition that says where it is.
 """
 
@@ -25,9 +27,12 @@ def score_position(
             'a Hanging Gardens position is {"players": {NAME: {"tiles": [KIND, ...], '
             '"missing": N}}}'
         )
-    unknown = sorted(set(position) - {"players"})
+    unknown = sorted(set(position) - {"players", "gates"})
     if unknown:
         raise BadPosition(f"unknown field(s) {', '.join(unknown)} in the position")
+    gates = position.get("gates", "guard")
+    if gates not in ("guard", "series"):
+        raise BadPosition(f"gates must be guard or series, not {gates!r}")
     players = position["players"]
     if not 2 <= len(players) <= 4:
         raise BadPosition(f"The Hanging Gardens is for 2 to 4 players, not {len(players)}")
@@ -64,5 +69,5 @@ def score_position(
     for kind, count in used.items():
         if count > in_box[kind]:
             raise BadPosition(f"the box holds {in_box[kind]} {kind} tile(s), the position {count}")
-    sheet = score_sheet(names, collections, missing, components)
+    sheet = score_sheet(names, collections, missing, components, gates == "series")
     return sheet, rank_winners(sheet.totals, [sum(c) for c in collections])

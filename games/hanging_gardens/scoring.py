@@ -20,13 +20,21 @@ def series_points(size_points: Sequence[int], count: int) -> tuple[int, int, int
     return points, full, rest
 
 
-def score_lines(counts: Sequence[int], missing: int, components: Components) -> list[ScoreLine]:
-    """The lines of one player's score; ``counts`` per kind in ``components.kinds`` order."""
+def score_lines(counts: Sequence[int], missing: int, components: Components,
+                gate_series: bool = False) -> list[ScoreLine]:
+    """The lines of one player's score; ``counts`` per kind in ``components.kinds`` order.
+
+    Gate tiles are worth nothing alone and the guard's bonus with it (the sheet);
+    ``gate_series`` (option gates=series, rules revision 1) also scores them as a series."""
     have = dict(zip(components.kinds, counts, strict=True))
     lines: list[ScoreLine] = []
     for name, kind in sorted(components.series.items()):
         count = have[name]
         if not count:
+            continue
+        if name == components.gate_series and not gate_series:
+            if not have[components.guard]:
+                lines.append(ScoreLine(f"{name} x{count} without the guard = 0", 0))
             continue
         points, full, rest = series_points(kind.points, count)
         parts = [f"{full} full series of {len(kind.points)}"] if full else []
@@ -71,9 +79,10 @@ def score_sheet(
     collections: Sequence[Sequence[int]],
     missing: Sequence[int],
     components: Components,
+    gate_series: bool = False,
 ) -> ScoreSheet:
     lines = tuple(
-        tuple(score_lines(counts, lost, components))
+        tuple(score_lines(counts, lost, components, gate_series))
         for counts, lost in zip(collections, missing, strict=True)
     )
     return ScoreSheet(

@@ -22,6 +22,11 @@ CHANCE_PHASES = frozenset({"setup", "deal", "extra", "refill"})
 
 class HangingGardensState(NamedTuple):
     players: tuple[str, ...]
+    first_reading: bool
+    """Option reading=revision1: the extra tile is forced, temples are offered for a group
+    re-covered without growing, only a score tile that cannot be had ends the game."""
+    gate_series: bool
+    """Option gates=series: gate tiles also score as a series (rules revision 1)."""
     phase: str
     round: int
     """0-based; the start player of round r is seat r mod n."""
@@ -54,6 +59,9 @@ class HangingGardensState(NamedTuple):
     """Score-tile columns the temple just built may take from."""
     ending: bool
     """Score tiles have run out: the game ends with this round."""
+    offer: bool
+    """The temple's group has 6+ fields: the player may take a hidden extra tile before the
+    open one (``take extra``) or go straight to an open tile (box reading)."""
 
 
 def field_name(field: int, cols: int) -> str:
@@ -90,6 +98,8 @@ def state_to_json(state: HangingGardensState, components: Components) -> dict[st
     return {
         "game": "hanging_gardens",
         "players": list(state.players),
+        "reading": "revision1" if state.first_reading else "box",
+        "gates": "series" if state.gate_series else "guard",
         "phase": state.phase,
         "round": state.round,
         "seat": state.seat,
@@ -107,6 +117,7 @@ def state_to_json(state: HangingGardensState, components: Components) -> dict[st
         "placed": list(state.placed),
         "columns": state.columns,
         "ending": state.ending,
+        "extra_offered": state.offer,
     }
 
 
@@ -163,8 +174,18 @@ def state_from_json(data: Mapping[str, Any], components: Components) -> HangingG
                 raise BadState(f"{what} must give {fields} fields for each player")
         if any(len(x) != n for x in (temples, collected, missing, built)):
             raise BadState("every per-player list must have one entry per player")
+        # states written before these options existed were played under rules revision 1
+        reading = data.get("reading", "revision1")
+        gates = data.get("gates", "series")
+        if reading not in ("box", "revision1") or gates not in ("guard", "series"):
+            raise BadState("reading is box or revision1, gates is guard or series")
+        offer = data.get("extra_offered", False)
+        if not isinstance(offer, bool):
+            raise BadState("extra_offered is true or false")
         state = HangingGardensState(
             players=players,
+            first_reading=reading == "revision1",
+            gate_series=gates == "series",
             phase=phase,
             round=_count(data["round"], "round", _most_rounds(components, n)),
             seat=_count(data["seat"], "seat", n - 1),
@@ -182,6 +203,7 @@ def state_from_json(data: Mapping[str, Any], components: Components) -> HangingG
             placed=placed,
             columns=_count(data["columns"], "columns", components.tile_columns),
             ending=bool(data["ending"]),
+            offer=offer,
         )
     except BadState:
         raise

@@ -9,7 +9,7 @@ from games.core.game import CHANCE, TERMINAL
 from games.hanging_gardens import GAME
 from games.hanging_gardens.state import EMPTY
 
-from .helpers import BOX, card_like, counts, field, garden, playing
+from .helpers import BOX, LETTERS, card_like, counts, field, garden, playing
 
 START = garden("", "", "___..", "___..", "___..")
 TT = card_like("tt / .. / ..")
@@ -135,6 +135,43 @@ def test_a_temple_needs_a_group_of_three_that_the_new_card_grew():
     assert "group of 3 or more" in refused(after, "temple 0:0")
 
 
+def test_a_group_re_covered_without_growing_earns_no_temple():
+    """The sheet: a new temple only if at least one new part joined the group. A declined
+    group covered again by the same motif has not grown: it is not offered again (rules
+    revision 1 offered it)."""
+    tops = [garden("", "", "___t.", "___t.", "___t."), START]
+    column = card_like(".t / .t / .t")
+    state = playing(2, tops=tops, display=(column, T1))
+    name = BOX.card_names[column]
+    after = GAME.apply(state, f"place {name} 2:2 up")  # its terraces lie on the terraces
+    assert after.phase == "place" and after.seat == 1 and not after.built[0]
+    terraces = {fields for code, fields in GAME.groups(after.tops[0]) if code == LETTERS["t"]}
+    assert terraces == {frozenset({field(2, 3), field(3, 3), field(4, 3)})}  # did not grow
+    first = GAME.apply(state._replace(first_reading=True), f"place {name} 2:2 up")
+    assert first.phase == "temple" and "temple 2:3" in GAME.legal_actions(first)
+
+
+def test_the_game_ends_with_the_round_in_which_the_score_tile_stack_runs_out():
+    """The last tile of the stack refills the display: the round is played to its end and the
+    game is over, cards still in the deck. Rules revision 1 played on until a temple could not
+    get a tile."""
+    tops = [garden("", "", "___t.", "___t.", "___t."), START]
+    last = (BOX.kinds.index("guard"),)
+    stack = tuple(1 if kind in last else 0 for kind in range(len(BOX.kinds)))
+    for first_reading in (False, True):
+        state = playing(2, tops=tops, display=(T1, TT), stack=stack,
+                        first_reading=first_reading)
+        state = GAME.apply(GAME.apply(state, "place c01 2:4 up"), "temple 2:4")
+        state = GAME.apply(GAME.apply(state, "tile 1:1"), "reveal guard")
+        assert sum(state.stack) == 0 and state.ending != first_reading
+        assert state.phase == "place" and state.seat == 1  # the round goes on
+        state = GAME.apply(state, GAME.legal_actions(state)[0])
+        while state.phase == "temple":
+            state = GAME.apply(state, "no temple")
+        assert GAME.is_terminal(state) != first_reading and state.deck
+        assert state.missing == (0, 0)
+
+
 def test_building_a_temple_earns_a_tile_from_the_columns_its_group_allows():
     tops = [garden("", "", "___t.", "___t.", "___t."), START]
     state = playing(2, tops=tops, display=(T1, TT))
@@ -207,19 +244,38 @@ def test_temples_are_moved_only_once_all_are_out():
     assert "still have temples" in refused(state, "temple 2:4 from 0:0")
 
 
-def test_a_group_of_six_first_draws_a_hidden_extra_tile():
+def test_a_group_of_six_may_first_draw_a_hidden_extra_tile():
+    """The sheet: the player *may* ("darf") take the extra tile: the confirm button takes it,
+    taking an open tile straight away declines it."""
     tops = [garden("", "", "_t_t.", "_t_t.", "_ttt."), START]
     state = playing(2, tops=tops, display=(T1,))
     state = GAME.apply(GAME.apply(state, "place c01 2:4 up"), "temple 2:4")
-    assert state.phase == "extra" and GAME.actor(state) == CHANCE
+    assert state.phase == "tile" and state.offer and GAME.actor(state) == 0
+    legal = GAME.legal_actions(state)
+    assert "take extra" in legal and "tile 3:1" in legal
     before = GAME.board(state)
-    state = GAME.apply(state, "extra guard")
-    assert GAME.board(state) == before  # the table cannot see it: the service draws it
-    assert state.phase == "tile" and state.columns == 3
-    assert GAME.view(state, 0)["score_tiles_held"]["anna"] == {"open": [], "hidden": ["guard"]}
+    assert GAME.board(GAME.apply(state, "take extra")) == before  # silent: the button
+    declined = GAME.apply(state, "tile 3:1")
+    assert sum(declined.extras[0]) == 0 and not declined.offer
+    taken = GAME.apply(state, "take extra")
+    assert taken.phase == "extra" and GAME.actor(taken) == CHANCE
+    taken = GAME.apply(taken, "extra guard")
+    assert GAME.board(taken) == before  # the table cannot see it: the service draws it
+    assert taken.phase == "tile" and taken.columns == 3 and "take extra" not in (
+        GAME.legal_actions(taken))
+    assert GAME.view(taken, 0)["score_tiles_held"]["anna"] == {"open": [], "hidden": ["guard"]}
     hidden = {"open": [], "hidden": {"count": 1}}
-    assert GAME.view(state, 1)["score_tiles_held"]["anna"] == hidden
-    assert GAME.view(state, None)["score_tiles_held"]["anna"] == hidden
+    assert GAME.view(taken, 1)["score_tiles_held"]["anna"] == hidden
+    assert GAME.view(taken, None)["score_tiles_held"]["anna"] == hidden
+    with pytest.raises(IllegalAction, match="no extra tile is on offer"):
+        GAME.apply(taken, "take extra")
+
+
+def test_in_rules_revision_1_the_extra_tile_was_forced():
+    tops = [garden("", "", "_t_t.", "_t_t.", "_ttt."), START]
+    state = playing(2, tops=tops, display=(T1,))._replace(first_reading=True)
+    state = GAME.apply(GAME.apply(state, "place c01 2:4 up"), "temple 2:4")
+    assert state.phase == "extra" and GAME.actor(state) == CHANCE
 
 
 def test_when_the_tiles_run_out_the_round_is_finished_and_each_missing_tile_scores_5():
@@ -259,10 +315,10 @@ def test_views_and_the_running_score_hide_extra_tiles_until_the_end():
         "ben": {"open": ["gate"], "hidden": {"count": 1}},
     }
     assert GAME.view(state, 1)["score_tiles_held"]["ben"]["hidden"] == ["guard"]
-    assert GAME.score(state).totals == (3, 1)  # the guard's +3 is not shown yet
+    assert GAME.score(state).totals == (3, 0)  # a gate alone is 0: the guard is not shown
     over = state._replace(phase="over")
     assert GAME.view(over, None)["score_tiles_held"]["ben"]["hidden"] == ["guard"]
-    assert GAME.score(over).totals == (3, 4)
+    assert GAME.score(over).totals == (3, 3)
 
 
 def test_a_state_survives_json_and_bad_json_is_refused():

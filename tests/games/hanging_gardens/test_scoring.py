@@ -58,11 +58,20 @@ def test_the_guard_alone_scores_nothing():
     assert totals["anna"] == 0
 
 
-def test_the_guard_makes_every_gate_worth_3_more():
+def test_gates_score_3_each_with_the_guard_and_nothing_without_it():
+    """The sheet: the guard alone 0; each blue gate is worth 3 when the guard is there."""
+    totals, _ = score(anna={"tiles": ["guard", "gate", "gate"]}, ben={"tiles": ["gate"]})
+    assert totals == {"anna": 2 * 3, "ben": 0}
+    totals, _ = score(anna={"tiles": ["guard"]}, ben={"tiles": ["gate", "gate", "gate"]})
+    assert totals == {"anna": 0, "ben": 0}
+
+
+def test_gates_scored_as_a_series_in_rules_revision_1():
     gates = GAME.components.series["gate"].points
-    totals, _ = score(anna={"tiles": ["guard", "gate", "gate"]}, ben={"tiles": ["gate", "gate"]})
-    assert totals["anna"] == gates[1] + 2 * 3
-    assert totals["ben"] == gates[1]
+    position = {"players": {"anna": {"tiles": ["guard", "gate", "gate"]},
+                            "ben": {"tiles": ["gate"]}}, "gates": "series"}
+    sheet, _ = GAME.score_position(position)
+    assert sheet.totals == (gates[1] + 2 * 3, gates[0]) and gates[0] > 0
 
 
 def test_missing_tiles_are_worth_5_each():
@@ -85,10 +94,10 @@ def test_a_tie_goes_to_more_score_tiles_then_all_tied_win():
     totals, winners = score(
         anna={"tiles": ["garden", "garden"]},  # 8 from 2 tiles
         ben={"tiles": ["gardener", "guard", "queen"], "missing": 0},  # 3 + 0 + 3 = 6
-        cleo={"tiles": ["tiger", "statue", "chalice", "gate", "queen"]},  # 2+2+1+1+3 = 9
+        cleo={"tiles": ["tiger", "statue", "chalice", "gate", "queen"]},  # 2+2+1+0+3 = 8
     )
-    assert totals == {"anna": 8, "ben": 6, "cleo": 9}
-    assert winners == ["cleo"]
+    assert totals == {"anna": 8, "ben": 6, "cleo": 8}
+    assert winners == ["cleo"]  # 5 tiles beat 2
     totals, winners = score(
         anna={"tiles": ["garden", "garden"]},
         ben={"tiles": ["tiger", "statue", "queen", "chalice"]},  # 2 + 2 + 3 + 1 = 8, 4 tiles
@@ -121,3 +130,14 @@ def test_bad_positions_are_refused_with_a_reason(position, message):
     with pytest.raises(BadPosition, match=None) as error:
         GAME.score_position(position)
     assert message in str(error.value)
+
+
+def test_the_documented_position_scores_as_the_docs_say():
+    """docs/games/hanging_gardens.md, "Scoring a position"."""
+    players = {"anna": {"tiles": ["garden", "garden", "garden", "gardener", "guard", "gate"],
+                        "missing": 1},
+               "ben": {"tiles": ["queen", "queen", "tiger"]}}
+    sheet, winners = GAME.score_position({"players": players})
+    assert sheet.totals == (16 + 12 + 3 + 5, 10 + 2) == (36, 12) and winners == [0]
+    sheet, _ = GAME.score_position({"players": players, "gates": "series"})
+    assert sheet.totals == (37, 12)
