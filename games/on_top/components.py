@@ -6,7 +6,7 @@ colours are seat numbers 0..3 (a segment of a colour nobody plays counts for nob
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -31,7 +31,17 @@ class Components:
     piece_ids: tuple[str, ...]
     """Piece number -> ``07``."""
     segments: tuple[tuple[int, ...], ...]
-    """Piece number -> six colour numbers, counterclockwise from half a's sharp corner."""
+    """Piece number -> six colour numbers, counterclockwise from half a's sharp corner (a wide
+    corner is two segments of one colour)."""
+    revision1: tuple[int, tuple[tuple[int, ...], ...]]
+    """Stones per player and segments as rules revision 1 had them (option reading)."""
+
+    def as_read(self, reading: str) -> Components:
+        """The components the option ``reading`` plays with (``box`` or ``revision1``)."""
+        if reading == "box":
+            return self
+        stones, segments = self.revision1
+        return replace(self, stones_per_player=stones, segments=segments)
 
 
 @cache
@@ -71,16 +81,32 @@ def load_components(path: Path = DATA_FILE) -> Components:
         raise DataFileError(f"{where}: pieces must be numbered 01, 02, ... without gaps")
     segments = []
     for piece in ids:
-        colouring = pieces[piece]
+        corners = pieces[piece]
+        if (not isinstance(corners, list) or len(corners) != 4
+                or sorted(map(str, corners)) != sorted(colours)):
+            raise DataFileError(
+                f"{where}: pieces.{piece} must name the four corner colours, each of "
+                f"{', '.join(colours)} once (every rhombus shows each colour once), not "
+                f"{corners!r}"
+            )
+        sharp_a, wide_1, sharp_b, wide_2 = (colours.index(c) for c in corners)
+        segments.append((sharp_a, wide_1, wide_1, sharp_b, wide_2, wide_2))
+    older = field(data, "revision1", dict, where)
+    old_stones = field(older, "stones_per_player", int, where)
+    old_pieces = field(older, "pieces", dict, where)
+    if sorted(old_pieces) != ids:
+        raise DataFileError(f"{where}: revision1.pieces must list the pieces {ids[0]}..{ids[-1]}")
+    old_segments = []
+    for piece in ids:
+        colouring = old_pieces[piece]
         if (
             not isinstance(colouring, list)
             or len(colouring) != 6
             or any(colour not in colours for colour in colouring)
         ):
-            raise DataFileError(
-                f"{where}: pieces.{piece} must list 6 segment colours among {', '.join(colours)}"
-            )
-        segments.append(tuple(colours.index(colour) for colour in colouring))
+            raise DataFileError(f"{where}: revision1.pieces.{piece} must list 6 segment "
+                                f"colours among {', '.join(colours)}")
+        old_segments.append(tuple(colours.index(colour) for colour in colouring))
     if 2 * len(ids) + len(start) > len(geometry.triangles):
         raise DataFileError(f"{where}: {len(ids)} rhombi do not fit on the board")
     return Components(
@@ -93,4 +119,5 @@ def load_components(path: Path = DATA_FILE) -> Components:
         colours=tuple(colours),
         piece_ids=tuple(ids),
         segments=tuple(segments),
+        revision1=(old_stones, tuple(old_segments)),
     )

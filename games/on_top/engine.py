@@ -17,7 +17,16 @@ from typing import Any
 
 from games.core.action_text import normalised, not_an_action
 from games.core.errors import BadSetup, BadState, IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Sentence, Site
+from games.core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Limits,
+    OptionSpec,
+    RuleChange,
+    Sentence,
+    Site,
+)
 from games.core.scoresheet import ScoreSheet
 
 from .actions import FILL, START, draw_text, place_text, tower_text
@@ -52,10 +61,22 @@ class OnTop(Game[OnTopState]):
             "on (4 players only): seats 1 and 3 play against seats 2 and 4; partners add up "
             "their scores and win or lose together",
         ),
+        OptionSpec(
+            "reading",
+            ("box", "revision1"),
+            "box: every rhombus shows each colour once, 20 stones a player; revision1: our "
+            "first piece data (16 rhombi lacked a colour) and all 21 stones",
+        ),
+    )
+    rule_changes = (
+        RuleChange(2, "reading", {"box": "revision1"},
+                   "rhombi show each colour once; 20 stones a player"),
     )
 
     def __init__(self, components: Components | None = None) -> None:
         self.components = components = components or load_components()
+        self.read = {reading: components.as_read(reading) for reading in ("box", "revision1")}
+        """The components per option reading (piece colourings and stones differ)."""
         geometry = self.geometry = components.geometry
         names = geometry.triangle_names
         self.draw_texts = tuple(draw_text(piece) for piece in components.piece_ids)
@@ -110,11 +131,12 @@ class OnTop(Game[OnTopState]):
         partners = chosen["partners"] == "on"
         if partners and len(names) != 4:
             raise BadSetup("the partner game is for 4 players")
-        components = self.components
+        components = self.read[chosen["reading"]]
         cells = (EMPTY,) * len(self.geometry.triangles)
         return OnTopState(
             players=names,
             partners=partners,
+            first_reading=chosen["reading"] == "revision1",
             phase="setup",
             seat=0,
             bag=tuple(range(len(components.piece_ids))),
@@ -131,7 +153,7 @@ class OnTop(Game[OnTopState]):
         """The derivations are in ``limits``."""
         if options["partners"] == "on" and n_players != 4:
             raise BadSetup("the partner game is for 4 players")
-        return limits_for(self.components, n_players)
+        return limits_for(self.read[options["reading"]], n_players)
 
     # -- playing -------------------------------------------------------------------------------
     def actor(self, state: OnTopState) -> int:
@@ -263,7 +285,7 @@ class OnTop(Game[OnTopState]):
         new_cells[b] = piece * 2 + 1
         wedges = list(state.wedges)
         n = len(state.players)
-        for slot, colour in zip(slots, self.components.segments[piece], strict=True):
+        for slot, colour in zip(slots, self._segments(state)[piece], strict=True):
             wedges[slot] = colour if colour < n else NEUTRAL
         placed = state._replace(cells=tuple(new_cells), wedges=tuple(wedges), drawn=EMPTY)
         placed = self._close(placed, (a, b))
@@ -385,10 +407,14 @@ class OnTop(Game[OnTopState]):
     def winners(self, state: OnTopState) -> list[int]:
         return best(self.score(state).totals, state.partners)
 
+    def _segments(self, state: OnTopState) -> tuple[tuple[int, ...], ...]:
+        return self.read["revision1" if state.first_reading else "box"].segments
+
     def score_position(self, position: Mapping[str, Any]) -> tuple[ScoreSheet, list[int]]:
         components = self.components
         geometry = components.geometry
-        return score_position(position, components.colours, components.stones_per_player,
+        stones = {"box": components.stones_per_player, "revision1": components.revision1[0]}
+        return score_position(position, components.colours, stones,
                               len(geometry.circle_names), sum(geometry.gold))
 
     # -- what people and sensors see ----------------------------------------------------------
@@ -437,7 +463,7 @@ class OnTop(Game[OnTopState]):
             if state.drawn == EMPTY
             else {
                 "piece": components.piece_ids[state.drawn],
-                "segments": [colours[c] for c in components.segments[state.drawn]],
+                "segments": [colours[c] for c in self._segments(state)[state.drawn]],
             },
             "bag": len(state.bag),
             "black_left": state.black_left,
@@ -523,6 +549,7 @@ class OnTop(Game[OnTopState]):
         return {
             "players": list(state.players),
             "partners": state.partners,
+            "reading": "revision1" if state.first_reading else "box",
             "phase": state.phase,
             "seat": state.seat,
             "bag": [ids[piece] for piece in state.bag],
@@ -558,6 +585,11 @@ class OnTop(Game[OnTopState]):
             raise ValueError("players must be 2 to 4 names")
         n = len(players)
         partners, phase, seat = data["partners"], data["phase"], data["seat"]
+        # states written before the option existed were played under rules revision 1
+        reading = data.get("reading", "revision1")
+        if reading not in self.read:
+            raise ValueError("reading is box or revision1")
+        components = self.read[reading]
         if not isinstance(partners, bool) or (partners and n != 4):
             raise ValueError("partners must be true/false, and true only with 4 players")
         if phase not in PHASES or not isinstance(seat, int) or not 0 <= seat < n:
@@ -605,6 +637,6 @@ class OnTop(Game[OnTopState]):
         if (phase == "place") != (drawn != EMPTY) or not towers_fit:
             raise ValueError(f"phase {phase} does not fit the drawn rhombus or the towers")
         return OnTopState(
-            players, partners, phase, seat, bag, drawn, tuple(cells), tuple(wedges),
-            black_left, tuple(towers), built, tuple(left),
+            players, partners, reading == "revision1", phase, seat, bag, drawn, tuple(cells),
+            tuple(wedges), black_left, tuple(towers), built, tuple(left),
         )

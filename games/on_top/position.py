@@ -12,17 +12,23 @@ from .scoring import Tower, best, score_towers
 
 
 def score_position(
-    position: Mapping[str, Any], colours: Sequence[str], stones_per_player: int,
+    position: Mapping[str, Any], colours: Sequence[str], stones: Mapping[str, int],
     circles: int, gold_circles: int,
 ) -> tuple[ScoreSheet, list[int]]:
     """``{"towers": [{"stones": [colour, ... bottom to top], "gold": bool}],
-    "unplaced": {colour: int}}``; the players are the colours named, in seat order. Every
-    stone of a player is in a tower or unplaced, and the towers fit on the board's circles."""
+    "unplaced": {colour: int}, "reading": "box"}``; the players are the colours named, in seat
+    order. Every stone of a player is in a tower or unplaced (``stones`` per reading: 20 in the
+    box reading, 21 in revision1), and the towers fit on the board's circles."""
     if not isinstance(position, Mapping):
         raise BadPosition('an On Top position is a JSON object with "towers" and "unplaced"')
-    unknown = sorted(set(position) - {"towers", "unplaced"})
+    unknown = sorted(set(position) - {"towers", "unplaced", "reading"})
     if unknown:
-        raise BadPosition(f"unknown field(s) {', '.join(unknown)}; the fields are towers, unplaced")
+        raise BadPosition(f"unknown field(s) {', '.join(unknown)}; the fields are towers, "
+                          "unplaced, reading")
+    reading = position.get("reading", "box")
+    if not isinstance(reading, str) or reading not in stones:
+        raise BadPosition(f"reading must be one of {', '.join(stones)}, not {reading!r}")
+    stones_per_player = stones[reading]
     raw_towers = position.get("towers", [])
     raw_unplaced = position.get("unplaced", {})
     if not isinstance(raw_towers, list):

@@ -24,6 +24,8 @@ class OnTopState(NamedTuple):
 
     players: tuple[str, ...]
     partners: bool
+    first_reading: bool
+    """Option reading=revision1: the first piece data and 21 stones (rules revision 1)."""
     phase: str
     seat: int
     """The seat whose turn it is (also during the chance draw for that seat)."""

@@ -131,7 +131,7 @@ def test_majority_on_top_second_below() -> None:
     state, text = closing_position(engine, "3:4", [0, 0, 1, None])
     after = engine.apply(state, text)
     assert after.towers == ((GEOMETRY.circle_names.index("3:4"), (1, 0)),)
-    assert after.phase == "tower" and after.stones_left == (20, 20)
+    assert after.phase == "tower" and after.stones_left == (19, 19)
     assert engine.legal_actions(after) == ["tower 3:4"]
     assert "bottom to top: yellow, then blue" in str(engine.describe_step(after))
     built = engine.apply(after, "tower 3:4")
@@ -147,7 +147,7 @@ def test_tied_seconds_all_place_a_stone() -> None:
     state, text = closing_position(engine, "3:4", [1, 2, None, None], players=3)
     after = engine.apply(state, text)
     assert after.towers[0][1] == (1, 2, 0)
-    assert after.stones_left == (20, 20, 20)
+    assert after.stones_left == (19, 19, 19)
 
 
 def test_a_tie_for_first_places_no_stone() -> None:
@@ -155,7 +155,7 @@ def test_a_tie_for_first_places_no_stone() -> None:
     state, text = closing_position(engine, "3:4", [1, 1, None, None])
     after = engine.apply(state, text)
     assert after.towers == () and after.phase == "draw"
-    assert after.stones_left == (21, 21)
+    assert after.stones_left == (20, 20)
 
 
 def test_one_colour_alone_places_only_its_stone() -> None:
@@ -175,9 +175,9 @@ def test_colours_nobody_plays_count_for_nobody() -> None:
 def test_a_player_without_stones_places_none() -> None:
     engine = engine_with_one_colour(0)
     state, text = closing_position(engine, "3:4", [0, 0, 1, None])
-    assert engine.apply(state._replace(stones_left=(21, 0)), text).towers[0][1] == (0,)
+    assert engine.apply(state._replace(stones_left=(20, 0)), text).towers[0][1] == (0,)
     # without the stone on top there is no tower at all: nobody can be on top
-    assert engine.apply(state._replace(stones_left=(0, 21)), text).towers == ()
+    assert engine.apply(state._replace(stones_left=(0, 20)), text).towers == ()
 
 
 def test_gold_towers_score_double() -> None:
@@ -267,7 +267,7 @@ def test_the_game_ends_when_no_rhombus_fits_and_unplaced_stones_cost_two(seed: i
         used = sum(len(stones) for c, stones in final.towers if stones[-1] == seat)
         assert sum(line.points for line in lines if line.text.startswith("tower")) >= used
     assert final.stones_left == tuple(
-        21 - sum(seat in stones for _, stones in final.towers) for seat in range(2)
+        20 - sum(seat in stones for _, stones in final.towers) for seat in range(2)
     )
 
 
