@@ -69,7 +69,7 @@ class Mistake:
 @dataclass(frozen=True, slots=True)
 class AutoplayResult:
     record: dict[str, Any]
-    """The replay record: {"game", "players", "options", "actions"}."""
+    """The replay record: {"game", "players", "options", "revision", "actions"}."""
     finished: bool
     actions: int
     moves: int
@@ -232,6 +232,7 @@ class AutoplayBot:
             "game": self.game.id,
             "players": list(self.players),
             "options": dict(self.options),
+            "revision": self.game.revision,
             "actions": list(self.actions),
         }
 

@@ -11,6 +11,8 @@ from games.core.errors import DataFileError
 
 DATA = Path(__file__).parent / "data"
 EDITIONS = ("schmidt", "gamewright", "gamewright_all_cards")
+DECKS = ("sheet", "revision1")
+"""Mission decks (``data/missions.toml``, option missions): the first is the default."""
 CARD_KINDS = ("up1", "up2", "up3", "puh", "topple", "wiki", "toast")
 """Every card kind any edition may use; the order is the one hands are shown in."""
 
@@ -32,6 +34,8 @@ class Edition:
     set_aside: int
     colours: tuple[str, ...]
     missions: tuple[Mission, ...]
+    known_missions: tuple[int, ...]
+    """Numbers of the mission cards printed in the rule sheet (the rest are ASSUMED)."""
     points: tuple[int, int, int]
     depth: tuple[int, int, int]
     rounds_by_players: dict[int, int]
@@ -52,9 +56,12 @@ class Edition:
 
 
 @cache
-def load_edition(edition: str) -> Edition:
+def load_edition(edition: str, deck: str = DECKS[0]) -> Edition:
+    """An edition's data with the mission deck ``deck``."""
     if edition not in EDITIONS:
         raise DataFileError(f"unknown Tiki Topple edition {edition!r}: {', '.join(EDITIONS)}")
+    if deck not in DECKS:
+        raise DataFileError(f"unknown Tiki Topple mission deck {deck!r}: {', '.join(DECKS)}")
     path = DATA / f"{edition}.toml"
     where = str(path)
     data = load_toml(path)
@@ -90,24 +97,7 @@ def load_edition(edition: str) -> Edition:
     depth = tuple(field(missions_table, "depth", list, where))
     if len(points) != 3 or len(depth) != 3:
         raise DataFileError(f"{where}: missions.points and missions.depth need 3 entries")
-    missions = []
-    for index, card in enumerate(field(missions_table, "cards", list, where), start=1):
-        if (
-            not isinstance(card, list)
-            or len(card) != 4
-            or card[0] != index
-            or len(set(card[1:])) != 3
-            or any(tiki not in names for tiki in card[1:])
-            or sorted(names.index(tiki) // 3 for tiki in card[1:]) != [0, 1, 2]
-        ):
-            raise DataFileError(
-                f"{where}: mission card {index} must be [{index}, tiki, tiki, tiki] "
-                "naming one tiki of each group"
-            )
-        missions.append(Mission(index, (card[1], card[2], card[3])))
-    if len(missions) < 16:
-        raise DataFileError(f"{where}: need at least 16 mission cards for 4 players x 4 rounds")
-
+    missions, known = _missions(deck, names)
     rounds = field(data, "rounds", dict, where)
     by_players = {int(k): v for k, v in field(rounds, "by_players", dict, where).items()}
     if sorted(by_players) != [2, 3, 4] or any(
@@ -123,8 +113,41 @@ def load_edition(edition: str) -> Edition:
         removed_with_3_or_4=removed,
         set_aside=set_aside,
         colours=colours,
-        missions=tuple(missions),
+        missions=missions,
+        known_missions=known,
         points=points,  # type: ignore[arg-type]
         depth=depth,  # type: ignore[arg-type]
         rounds_by_players=by_players,
     )
+
+
+def _missions(deck: str, names: list[str]) -> tuple[tuple[Mission, ...], tuple[int, ...]]:
+    """The cards of one mission deck from ``missions.toml``, and those printed in the sheet."""
+    path = DATA / "missions.toml"
+    where = f"{path} (decks.{deck})"
+    table = field(field(load_toml(path), "decks", dict, str(path)), deck, dict, str(path))
+    missions = []
+    for index, card in enumerate(field(table, "cards", list, where), start=1):
+        if (
+            not isinstance(card, list)
+            or len(card) != 4
+            or card[0] != index
+            or len(set(card[1:])) != 3
+            or any(tiki not in names for tiki in card[1:])
+            or sorted(names.index(tiki) // 3 for tiki in card[1:]) != [0, 1, 2]
+        ):
+            raise DataFileError(
+                f"{where}: mission card {index} must be [{index}, tiki, tiki, tiki] "
+                "naming one tiki of each group"
+            )
+        missions.append(Mission(index, (card[1], card[2], card[3])))
+    if len(missions) < 16:
+        raise DataFileError(f"{where}: need at least 16 mission cards for 4 players x 4 rounds")
+    if len({m.tikis for m in missions}) != len(missions):
+        raise DataFileError(f"{where}: two mission cards name the same tikis in the same order")
+    known = table.get("known", [])
+    if not isinstance(known, list) or any(
+        not isinstance(n, int) or not 1 <= n <= len(missions) for n in known
+    ):
+        raise DataFileError(f"{where}: known must list card numbers 1 to {len(missions)}")
+    return tuple(missions), tuple(known)

@@ -14,7 +14,17 @@ from fractions import Fraction
 from typing import Any
 
 from games.core.errors import BadState, IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Secret, Sentence, Site
+from games.core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Limits,
+    OptionSpec,
+    RuleChange,
+    Secret,
+    Sentence,
+    Site,
+)
 from games.core.scoresheet import ScoreSheet
 from games.core.tuples import replaced
 
@@ -31,7 +41,7 @@ from .actions import (
     stack_groups_ok,
     wiki_actions,
 )
-from .components import EDITIONS, load_edition
+from .components import DECKS, EDITIONS, Edition, load_edition
 from .limits import edition_limits
 from .position import score_position
 from .scoring import mission_line, mission_points
@@ -55,6 +65,16 @@ class TikiTopple(Game[TikiState]):
             "gamewright: 7 cards, none set aside, one Up-1 out with 3 or 4 players; "
             "gamewright_all_cards: the same, keeping every card",
         ),
+        OptionSpec(
+            "missions",
+            DECKS,
+            "sheet: a mission deck holding the rule sheet's own example cards (the rest "
+            "ASSUMED, see data/missions.toml); revision1: our first deck, which lacked them",
+        ),
+    )
+    rule_changes = (
+        RuleChange(2, "missions", {"sheet": "revision1"},
+                   "the mission deck holds the sheet's example cards"),
     )
 
     # -- setup ---------------------------------------------------------------------------------
@@ -62,11 +82,13 @@ class TikiTopple(Game[TikiState]):
         self, players: Sequence[str], options: Mapping[str, str] | None = None
     ) -> TikiState:
         names = self.check_players(players)
-        edition = load_edition(self.check_options(options)["edition"])
+        chosen = self.check_options(options)
+        edition = load_edition(chosen["edition"], chosen["missions"])
         n = len(names)
         return TikiState(
             players=names,
             edition=edition.id,
+            deck=chosen["missions"],
             round=0,
             phase="build",
             stack=(),
@@ -83,10 +105,10 @@ class TikiTopple(Game[TikiState]):
         )
 
     def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
-        return edition_limits(options["edition"], n_players)
+        return edition_limits(options["edition"], n_players, options["missions"])
 
     def rounds(self, state: TikiState) -> int:
-        return load_edition(state.edition).rounds_by_players[len(state.players)]
+        return _edition(state).rounds_by_players[len(state.players)]
 
     # -- whose turn, what is legal -------------------------------------------------------------
     def actor(self, state: TikiState) -> int:
@@ -116,13 +138,13 @@ class TikiTopple(Game[TikiState]):
             probability = Fraction(1, len(left))
             return sorted((f"mission {number}", probability) for number in left)
         if phase == "aside":
-            count = load_edition(state.edition).set_aside
+            count = _edition(state).set_aside
             return list(aside_outcomes(state.hands[state.turn], count))
         return []
 
     def _undealt_missions(self, state: TikiState) -> list[int]:
         gone = set(state.used_missions) | set(state.missions)
-        total = len(load_edition(state.edition).missions)
+        total = len(_edition(state).missions)
         return [number for number in range(1, total + 1) if number not in gone]
 
     def _card_actions(self, state: TikiState) -> list[str]:
@@ -153,7 +175,7 @@ class TikiTopple(Game[TikiState]):
         if phase == "deal":
             return Sentence("{player} is dealt a mission card, face down (mission N).", who)
         if phase == "aside":
-            count = load_edition(state.edition).set_aside
+            count = _edition(state).set_aside
             return Sentence("{player} sets {count} cards aside, face down (aside CARD ...).",
                             {**who, "count": str(count)})
         if phase == "play":
@@ -203,7 +225,7 @@ class TikiTopple(Game[TikiState]):
         if state.phase == "deal":
             return f"mission {rng.choice(self._undealt_missions(state))}"
         if state.phase == "aside":
-            count = load_edition(state.edition).set_aside
+            count = _edition(state).set_aside
             actions, weights = aside_sampler(state.hands[state.turn], count)
             return rng.choices(actions, cum_weights=weights)[0]
         return super().sample_chance(state, rng)
@@ -214,11 +236,11 @@ class TikiTopple(Game[TikiState]):
         if state.phase == "deal":
             words = action.split()
             return words[0] == "mission" and int(words[1]) in self._undealt_missions(state)
-        count = load_edition(state.edition).set_aside
+        count = _edition(state).set_aside
         return action in aside_sampler(state.hands[state.turn], count)[0]
 
     def _why_not_chance(self, state: TikiState, action: str) -> str:
-        edition = load_edition(state.edition)
+        edition = _edition(state)
         if state.phase == "build":
             if not action.startswith("build "):
                 return "the stack has to be built first"
@@ -240,7 +262,7 @@ class TikiTopple(Game[TikiState]):
         following = (state.turn + 1) % n
         if following != self._start_seat(state):
             return self._replace(state, turn=following, **changes)
-        if done == "deal" and load_edition(state.edition).set_aside:
+        if done == "deal" and _edition(state).set_aside:
             return self._replace(state, phase="aside", turn=following, **changes)
         return self._replace(state, phase="play", turn=following, **changes)
 
@@ -301,7 +323,7 @@ class TikiTopple(Game[TikiState]):
             turn = (turn + 1) % n
         # The hottest line of every playout: build the tuple directly, not through _replace.
         return TikiState(
-            state.players, state.edition, state.round, state.phase, stack, toasted,
+            state.players, state.edition, state.deck, state.round, state.phase, stack, toasted,
             state.missions, state.used_missions, hands, state.aside, played, turn, pad,
             state.totals, state.history,
         )
@@ -315,7 +337,7 @@ class TikiTopple(Game[TikiState]):
         played: tuple[tuple[str, ...], ...],
         pad: str,
     ) -> TikiState:
-        edition = load_edition(state.edition)
+        edition = _edition(state)
         totals = tuple(
             total + mission_points(edition, stack, edition.mission(number).tikis)
             for total, number in zip(state.totals, state.missions, strict=True)
@@ -335,7 +357,7 @@ class TikiTopple(Game[TikiState]):
         )
 
     def _next_round(self, state: TikiState) -> TikiState:
-        edition = load_edition(state.edition)
+        edition = _edition(state)
         n = len(state.players)
         return self._replace(
             state,
@@ -363,7 +385,7 @@ class TikiTopple(Game[TikiState]):
     # -- scoring -------------------------------------------------------------------------------
     def score(self, state: TikiState) -> ScoreSheet:
         """Completed rounds only: this round's missions are still secret."""
-        edition = load_edition(state.edition)
+        edition = _edition(state)
         lines = tuple(
             tuple(
                 mission_line(
@@ -384,7 +406,7 @@ class TikiTopple(Game[TikiState]):
         return state.players
 
     def view(self, state: TikiState, player: int | None) -> dict[str, Any]:
-        edition = load_edition(state.edition)
+        edition = _edition(state)
         actor = self.actor(state)
         names = state.players
         view: dict[str, Any] = {
@@ -428,7 +450,7 @@ class TikiTopple(Game[TikiState]):
 
     def resample(self, state: TikiState, player: int | None, rng: random.Random) -> TikiState:
         """Redeal others' current missions and redraw which of their cards were set aside."""
-        edition = load_edition(state.edition)
+        edition = _edition(state)
         hidden = [
             seat for seat in range(len(state.players)) if seat != player and state.missions[seat]
         ]
@@ -470,7 +492,7 @@ class TikiTopple(Game[TikiState]):
         if not state.pad:
             return None
         seat, kind = state.pad.split(":")
-        return f"card:{load_edition(state.edition).colours[int(seat)]}:{kind}"
+        return f"card:{_edition(state).colours[int(seat)]}:{kind}"
 
     def pieces(self) -> tuple[str, ...]:
         edition = load_edition("schmidt")
@@ -495,7 +517,7 @@ class TikiTopple(Game[TikiState]):
         lines.append("scores: " + ", ".join(f"{n} {s}" for n, s in view["scores"].items()))
         if player is not None:
             if view["mission"]:
-                points = load_edition(state.edition).points
+                points = _edition(state).points
                 lines.append(
                     "your mission: "
                     + ", ".join(f"{t} ({p})" for t, p in zip(view["mission"], points, strict=True))
@@ -509,9 +531,9 @@ class TikiTopple(Game[TikiState]):
 
     def state_from_json(self, data: Mapping[str, Any]) -> TikiState:
         state = state_from_json(data)
-        if state.edition not in EDITIONS:
-            raise BadState(f"unknown edition {state.edition!r}")
-        edition = load_edition(state.edition)
+        if state.edition not in EDITIONS or state.deck not in DECKS:
+            raise BadState(f"unknown edition {state.edition!r} or mission deck {state.deck!r}")
+        edition = _edition(state)
         n = len(state.players)
         if not 2 <= n <= 4:
             raise BadState(f"Tiki Topple is for 2 to 4 players, not {n}")
@@ -519,7 +541,7 @@ class TikiTopple(Game[TikiState]):
         rounds = edition.rounds_by_players[n]
         dealt = [m for m in state.missions if m]
         used = [*state.used_missions, *(m for r in state.history for m in r.missions)]
-        limits = edition_limits(state.edition, n)
+        limits = edition_limits(state.edition, n, state.deck)
         if not 0 <= state.round < rounds:
             raise BadState(f"round is 0 to {rounds - 1} with {n} players, not {state.round}")
         if any(not 0 <= m <= deck for m in state.missions) or len(set(dealt)) != len(dealt):
@@ -529,3 +551,7 @@ class TikiTopple(Game[TikiState]):
         if any(not limits.min_score <= t <= limits.max_score for t in state.totals):
             raise BadState(f"totals lie between {limits.min_score} and {limits.max_score}")
         return state
+
+
+def _edition(state: TikiState) -> Edition:
+    return load_edition(state.edition, state.deck)

@@ -12,14 +12,14 @@ from .components import load_edition
 
 
 @cache
-def edition_limits(edition_id: str, n_players: int) -> Limits:
+def edition_limits(edition_id: str, n_players: int, deck: str = "sheet") -> Limits:
     """Every action of an edition, and the bounds of a game of it.
 
     A round has 1 build, n deals, n set-asides (if any), then turns that each take at least
     one card from a hand (a pass empties it, empty hands are skipped), then 1 clear; each
     round adds at most the sum of the mission points to a total, never less than 0.
     """
-    edition = load_edition(edition_id)
+    edition = load_edition(edition_id, deck)
     hand = edition.hand(n_players)
     kinds = set(hand)
     actions = {action for action, _ in build_outcomes(edition_id)}

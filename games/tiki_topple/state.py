@@ -25,6 +25,8 @@ class TikiState(NamedTuple):
 
     players: tuple[str, ...]
     edition: str
+    deck: str
+    """The mission deck (option missions)."""
     round: int
     """0-based index of the current round."""
     phase: str
@@ -62,6 +64,8 @@ def state_from_json(data: Mapping[str, Any]) -> TikiState:
     """Rebuild a state, checking shape and types (not every rule: apply checks those)."""
     if not isinstance(data, Mapping):
         raise BadState("a Tiki Topple state is a JSON object")
+    # states written before the option existed were played with rules revision 1's deck
+    data = {"deck": "revision1", **data}
     missing = [name for name in TikiState._fields if name not in data]
     if missing:
         raise BadState(f"Tiki Topple state lacks {', '.join(missing)}")
@@ -69,6 +73,7 @@ def state_from_json(data: Mapping[str, Any]) -> TikiState:
         state = TikiState(
             players=_strings(data["players"]),
             edition=str(data["edition"]),
+            deck=str(data["deck"]),
             round=_int(data["round"]),
             phase=str(data["phase"]),
             stack=_strings(data["stack"]),

@@ -38,7 +38,7 @@ def test_games_lists_every_registered_game(capsys) -> None:
     code, out, _ = run(capsys, "games", "--json")
     editions = ["schmidt", "gamewright", "gamewright_all_cards"]
     assert {"id": "tiki_topple", "name": "Tiki Topple", "players": "2-4",
-            "options": {"edition": editions}} in json.loads(out)
+            "options": {"edition": editions, "missions": ["sheet", "revision1"]}} in json.loads(out)
 
 
 def test_score_prints_points_lines_and_winners(capsys, tmp_path) -> None:
@@ -116,7 +116,7 @@ def record_of_a_game(seed: int = 11) -> dict:
 
     result = random_playout(TIKI, ["anna", "ben"], {"edition": "schmidt"}, random.Random(seed))
     return {"game": "tiki_topple", "players": ["anna", "ben"], "options": {"edition": "schmidt"},
-            "actions": list(result.actions)}, result
+            "revision": TIKI.revision, "actions": list(result.actions)}, result
 
 
 def test_replay_reaches_the_same_end(capsys, tmp_path) -> None:
@@ -212,7 +212,8 @@ def test_stored_games_are_listed_shown_and_exported(capsys, tmp_path) -> None:
 
     record, result = record_of_a_game(seed=2)
     journal = Journal(tmp_path / "journal.sqlite3")
-    game_id = journal.start("tiki_topple", record["players"], record["options"])
+    game_id = journal.start("tiki_topple", record["players"], record["options"],
+                            revision=TIKI.revision)
     for action in record["actions"]:
         journal.append(game_id, action)
     journal.end(game_id)

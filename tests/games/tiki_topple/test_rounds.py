@@ -223,22 +223,29 @@ def test_the_mission_deck_puts_every_tiki_in_every_slot_three_times() -> None:
 
 
 @pytest.mark.parametrize(
-    ("edit", "message"),
+    ("name", "edit", "message"),
     [
-        (lambda t: t.replace('"nani", "wikiwiki", "huhu"', '"nani", "nani", "huhu"'), "distinct"),
-        (lambda t: t.replace("up2 = 1", "up2 = 0"), "positive integer"),
-        (lambda t: t.replace("puh = 1", "zap = 1"), "unknown card kind"),
-        (lambda t: t.replace("set_aside = 2", 'set_aside = "two"'), "must be int"),
-        (lambda t: t.replace('[ 5, "hookipa"', '[ 5, "nani"'), "mission card 5"),
-        (lambda t: t.replace("2 = 4,", ""), "rounds for 2, 3 and 4"),
-        (lambda t: t.replace("[cards]", "[cards"), "not valid TOML"),
+        ("schmidt", lambda t: t.replace('"nani", "wikiwiki", "huhu"', '"nani", "nani", "huhu"'),
+         "distinct"),
+        ("schmidt", lambda t: t.replace("up2 = 1", "up2 = 0"), "positive integer"),
+        ("schmidt", lambda t: t.replace("puh = 1", "zap = 1"), "unknown card kind"),
+        ("schmidt", lambda t: t.replace("set_aside = 2", 'set_aside = "two"'), "must be int"),
+        ("missions", lambda t: t.replace('[ 5, "hookipa"', '[ 5, "nani"'), "mission card 5"),
+        ("missions", lambda t: t.replace('[ 2, "nani", "hookipa", "nui"]',
+                                         '[ 2, "hookipa", "lokahi", "nani"]', 1), "same tikis"),
+        ("missions", lambda t: t.replace("known = [5, 14]", "known = [5, 28]"), "known must"),
+        ("schmidt", lambda t: t.replace("2 = 4,", ""), "rounds for 2, 3 and 4"),
+        ("schmidt", lambda t: t.replace("[cards]", "[cards"), "not valid TOML"),
     ],
 )
-def test_a_broken_data_file_is_refused_clearly(monkeypatch, tmp_path, edit, message) -> None:
-    original = (components.DATA / "schmidt.toml").read_text()
+def test_a_broken_data_file_is_refused_clearly(monkeypatch, tmp_path, name, edit,
+                                               message) -> None:
+    for file in ("schmidt", "missions"):
+        (tmp_path / f"{file}.toml").write_text((components.DATA / f"{file}.toml").read_text())
+    original = (components.DATA / f"{name}.toml").read_text()
     changed = edit(original)
     assert changed != original
-    (tmp_path / "schmidt.toml").write_text(changed)
+    (tmp_path / f"{name}.toml").write_text(changed)
     monkeypatch.setattr(components, "DATA", tmp_path)
     load_edition.cache_clear()
     try:
@@ -246,6 +253,23 @@ def test_a_broken_data_file_is_refused_clearly(monkeypatch, tmp_path, edit, mess
             load_edition("schmidt")
     finally:
         load_edition.cache_clear()
+
+
+def test_the_mission_deck_holds_the_sheets_own_cards() -> None:
+    """The sheet scores HOOKIPA first / LOKAHI / NANI, and LOKAHI first / WIKIWIKI / HOOKIPA;
+    rules revision 1's deck held neither."""
+    for edition in ("schmidt", "gamewright"):
+        deck = load_edition(edition)
+        cards = {m.tikis: m.number for m in deck.missions}
+        sheet = [("hookipa", "lokahi", "nani"), ("lokahi", "wikiwiki", "hookipa")]
+        assert [cards.get(card) for card in sheet] == list(deck.known_missions) == [5, 14]
+        old = {m.tikis for m in load_edition(edition, "revision1").missions}
+        assert not old & set(sheet)
+        # every tiki stands in every place three times, and each card is one of each group
+        for place in range(3):
+            assert sorted(m.tikis[place] for m in deck.missions) == sorted(deck.tikis * 3)
+        assert len(set(cards)) == 27
+    assert GAME.options_at({}, 1)["missions"] == "revision1"
 
 
 @pytest.mark.parametrize(("edition", "players", "up1"), [
