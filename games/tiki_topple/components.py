@@ -39,6 +39,10 @@ class Edition:
     points: tuple[int, int, int]
     depth: tuple[int, int, int]
     rounds_by_players: dict[int, int]
+    goal_points: int
+    """Option end=35_points: the total that ends the game after its round ..."""
+    goal_cap: int
+    """... or this many rounds at the latest."""
 
     @property
     def tikis(self) -> tuple[str, ...]:
@@ -104,6 +108,11 @@ def load_edition(edition: str, deck: str = DECKS[0]) -> Edition:
         not isinstance(v, int) or v < 1 for v in by_players.values()
     ):
         raise DataFileError(f"{where}: rounds.by_players must give rounds for 2, 3 and 4 players")
+    goal = field(data, "goal", dict, where)
+    goal_points, goal_cap = field(goal, "points", int, where), field(goal, "cap", int, where)
+    if goal_points < 1 or goal_cap < max(by_players.values()):
+        raise DataFileError(f"{where}: goal.points must be at least 1 and goal.cap at least "
+                            "the rounds of a game")
 
     return Edition(
         id=field(data, "edition", str, where),
@@ -118,6 +127,8 @@ def load_edition(edition: str, deck: str = DECKS[0]) -> Edition:
         points=points,  # type: ignore[arg-type]
         depth=depth,  # type: ignore[arg-type]
         rounds_by_players=by_players,
+        goal_points=goal_points,
+        goal_cap=goal_cap,
     )
 
 

@@ -71,6 +71,12 @@ class TikiTopple(Game[TikiState]):
             "sheet: a mission deck holding the rule sheet's own example cards (the rest "
             "ASSUMED, see data/missions.toml); revision1: our first deck, which lacked them",
         ),
+        OptionSpec(
+            "end",
+            ("rounds", "35_points"),
+            "rounds: the sheet's 3 or 4 rounds; 35_points: as some printings, the game ends "
+            "after the round in which a player reaches 35 points (at most 12 rounds)",
+        ),
     )
     rule_changes = (
         RuleChange(2, "missions", {"sheet": "revision1"},
@@ -89,6 +95,7 @@ class TikiTopple(Game[TikiState]):
             players=names,
             edition=edition.id,
             deck=chosen["missions"],
+            goal=chosen["end"] == "35_points",
             round=0,
             phase="build",
             stack=(),
@@ -105,10 +112,13 @@ class TikiTopple(Game[TikiState]):
         )
 
     def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
-        return edition_limits(options["edition"], n_players, options["missions"])
+        return edition_limits(options["edition"], n_players, options["missions"],
+                              options["end"] == "35_points")
 
     def rounds(self, state: TikiState) -> int:
-        return _edition(state).rounds_by_players[len(state.players)]
+        """The rounds a game has (with end=35_points: at most)."""
+        edition = _edition(state)
+        return edition.goal_cap if state.goal else edition.rounds_by_players[len(state.players)]
 
     # -- whose turn, what is legal -------------------------------------------------------------
     def actor(self, state: TikiState) -> int:
@@ -323,7 +333,8 @@ class TikiTopple(Game[TikiState]):
             turn = (turn + 1) % n
         # The hottest line of every playout: build the tuple directly, not through _replace.
         return TikiState(
-            state.players, state.edition, state.deck, state.round, state.phase, stack, toasted,
+            state.players, state.edition, state.deck, state.goal, state.round, state.phase, stack,
+            toasted,
             state.missions, state.used_missions, hands, state.aside, played, turn, pad,
             state.totals, state.history,
         )
@@ -342,7 +353,8 @@ class TikiTopple(Game[TikiState]):
             total + mission_points(edition, stack, edition.mission(number).tikis)
             for total, number in zip(state.totals, state.missions, strict=True)
         )
-        last = state.round + 1 == self.rounds(state)
+        reached = state.goal and max(totals) >= edition.goal_points
+        last = reached or state.round + 1 == self.rounds(state)
         return self._replace(
             state,
             phase="over" if last else "cleanup",
@@ -366,7 +378,7 @@ class TikiTopple(Game[TikiState]):
             stack=(),
             toasted=(),
             missions=(0,) * n,
-            used_missions=state.used_missions + state.missions,
+            used_missions=_still_used(state, len(edition.missions)),
             hands=(edition.hand(n),) * n,
             aside=((),) * n,
             played=((),) * n,
@@ -538,10 +550,10 @@ class TikiTopple(Game[TikiState]):
         if not 2 <= n <= 4:
             raise BadState(f"Tiki Topple is for 2 to 4 players, not {n}")
         deck = len(edition.missions)
-        rounds = edition.rounds_by_players[n]
+        rounds = self.rounds(state)
         dealt = [m for m in state.missions if m]
         used = [*state.used_missions, *(m for r in state.history for m in r.missions)]
-        limits = edition_limits(state.edition, n, state.deck)
+        limits = edition_limits(state.edition, n, state.deck, state.goal)
         if not 0 <= state.round < rounds:
             raise BadState(f"round is 0 to {rounds - 1} with {n} players, not {state.round}")
         if any(not 0 <= m <= deck for m in state.missions) or len(set(dealt)) != len(dealt):
@@ -555,3 +567,11 @@ class TikiTopple(Game[TikiState]):
 
 def _edition(state: TikiState) -> Edition:
     return load_edition(state.edition, state.deck)
+
+
+def _still_used(state: TikiState, deck: int) -> tuple[int, ...]:
+    """The mission cards out of the deck for the next round: all dealt so far, unless too few
+    would be left to deal one each (only with end=35_points): then all go back and are
+    shuffled."""
+    used = state.used_missions + state.missions
+    return used if deck - len(used) >= len(state.players) else ()

@@ -12,12 +12,14 @@ from .components import load_edition
 
 
 @cache
-def edition_limits(edition_id: str, n_players: int, deck: str = "sheet") -> Limits:
+def edition_limits(edition_id: str, n_players: int, deck: str = "sheet",
+                   goal: bool = False) -> Limits:
     """Every action of an edition, and the bounds of a game of it.
 
     A round has 1 build, n deals, n set-asides (if any), then turns that each take at least
     one card from a hand (a pass empties it, empty hands are skipped), then 1 clear; each
-    round adds at most the sum of the mission points to a total, never less than 0.
+    round adds at most the sum of the mission points to a total, never less than 0. With
+    ``goal`` (end=35_points) a game has at most the goal's cap of rounds.
     """
     edition = load_edition(edition_id, deck)
     hand = edition.hand(n_players)
@@ -33,7 +35,7 @@ def edition_limits(edition_id: str, n_players: int, deck: str = "sheet") -> Limi
     if "toast" in kinds:
         actions.add("toast")
     actions |= {"pass", "clear"}
-    rounds = edition.rounds_by_players[n_players]
+    rounds = edition.goal_cap if goal else edition.rounds_by_players[n_players]
     setup = 1 + n_players * (2 if edition.set_aside else 1)
     turns = n_players * (len(hand) - edition.set_aside)
     return Limits(

@@ -27,6 +27,8 @@ class TikiState(NamedTuple):
     edition: str
     deck: str
     """The mission deck (option missions)."""
+    goal: bool
+    """Option end=35_points: the game ends after the round in which a player reaches the goal."""
     round: int
     """0-based index of the current round."""
     phase: str
@@ -65,7 +67,7 @@ def state_from_json(data: Mapping[str, Any]) -> TikiState:
     if not isinstance(data, Mapping):
         raise BadState("a Tiki Topple state is a JSON object")
     # states written before the option existed were played with rules revision 1's deck
-    data = {"deck": "revision1", **data}
+    data = {"deck": "revision1", "goal": False, **data}
     missing = [name for name in TikiState._fields if name not in data]
     if missing:
         raise BadState(f"Tiki Topple state lacks {', '.join(missing)}")
@@ -74,6 +76,7 @@ def state_from_json(data: Mapping[str, Any]) -> TikiState:
             players=_strings(data["players"]),
             edition=str(data["edition"]),
             deck=str(data["deck"]),
+            goal=_flag(data["goal"], "goal"),
             round=_int(data["round"]),
             phase=str(data["phase"]),
             stack=_strings(data["stack"]),
@@ -109,4 +112,10 @@ def _strings(value: Any) -> tuple[str, ...]:
 def _int(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _flag(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{what} is true or false, not {value!r}")
     return value

@@ -282,3 +282,32 @@ def test_with_3_or_4_players_the_gamewright_printing_puts_an_up1_back(edition: s
     state = GAME.initial(["anna", "ben", "cleo", "dan"][:players], {"edition": edition})
     assert all(hand.count("up1") == up1 for hand in state.hands)
     assert len(state.hands[0]) == 5 + up1 + (2 if edition == "schmidt" else 0)
+
+
+def test_with_end_35_points_the_game_ends_after_the_round_a_player_reaches_35() -> None:
+    """Some printings: play rounds until somebody has 35; the missions are reshuffled when
+    the deck runs short; at most 12 rounds (ASSUMED cap)."""
+    import random
+
+    from games.core.playout import random_playout
+
+    players, options = ["anna", "ben", "cleo", "dan"], {"end": "35_points"}
+    rounds_played = set()
+    for seed in range(12):
+        result = random_playout(GAME, players, options, random.Random(seed))
+        state, best_after_round = GAME.initial(players, options), []
+        for action in result.actions:
+            after = GAME.apply(state, action)
+            if len(after.history) > len(state.history):
+                best_after_round.append(max(after.totals))
+            state = after
+        assert state == result.final
+        # the game ends at the first round that takes somebody to 35, or at the cap
+        assert all(best < 35 for best in best_after_round[:-1])
+        assert best_after_round[-1] >= 35 or len(best_after_round) == 12
+        rounds_played.add(len(best_after_round))
+    assert rounds_played - {4}  # the goal, not the sheet's 4 rounds, decides
+    assert max(rounds_played) > 27 // 4  # more rounds than the deck deals: it was reshuffled
+    state = GAME.initial(["anna", "ben"], options)
+    assert GAME.rounds(state) == 12
+    assert GAME.limits(2, options).max_steps > GAME.limits(2).max_steps
