@@ -72,6 +72,7 @@ class Table:
         names = [f"{name} (AI)" if seat in seats else name for seat, name in enumerate(players)]
         self.log("game", f"new game of {self.game.name}: {', '.join(names)}")
         self._draw_hidden_chance()
+        self.decision = self._unseen_choice()
 
     def resume(self, stored: StoredGame) -> None:
         """Replay a journalled game (after a restart or a power cut), under the rules it was
@@ -84,6 +85,7 @@ class Table:
             self._advance(action, self.game.apply(self.state, action))
         self.log("game", f"resumed after {len(stored.actions)} actions")
         self._draw_hidden_chance()
+        self.decision = self._unseen_choice()
 
     def _begin(self, players: tuple[str, ...], options: dict[str, str], state: Any,
                ai: Mapping[int, int]) -> None:
@@ -160,10 +162,23 @@ class Table:
             self._accept(decision.successor.action, decision.successor.state, "table")
         else:  # pragma: no cover - only a game whose actions never change the board
             decision = NoChange()
+        if isinstance(decision, NoChange):
+            decision = self._unseen_choice()
         if decision != self.decision:
             self._report(decision)
         self.decision = decision
         return decision
+
+    def _unseen_choice(self) -> Decision:
+        """A player's decision the table cannot see (every legal action leaves the board as it
+        is, and there are several: which shape to put back in the box, say) is a choice on the
+        page; confirm takes the first. One such action alone is the confirm button's."""
+        if not self.started or self.game.is_terminal(self.state):
+            return NoChange()
+        successors = self.successors
+        if successors.chance or successors.changing or len(successors.silent) < 2:
+            return NoChange()
+        return Choose(tuple(successors.silent))
 
     def _report(self, decision: Decision) -> None:
         if isinstance(decision, Discrepancy):
@@ -184,6 +199,7 @@ class Table:
         else:
             self.log("move", f"{self._who()}{action}")
         self._draw_hidden_chance()
+        self.decision = self._unseen_choice()
         if self.game.is_terminal(self.state):
             self.journal.end(self.game_id)
             winners = [self.players[seat] for seat in self.game.winners(self.state)]

@@ -233,6 +233,10 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                           seed=seed, mistake_rate=mistakes, settle_every="action",
                           hidden_chance=drawn_by_the_service, decide=move_of_the_ai)
         result = await bot.play()
+        for _ in range(500):  # a last button press (a silent last action) may still be handled
+            if len(service.table.actions) >= len(result.record["actions"]):
+                break
+            await asyncio.sleep(0.01)
         game = service.table.game
         replayed = game.initial(players, options)
         for action in result.record["actions"]:

@@ -21,7 +21,7 @@ from .spots import all_spots
 
 FORMS = (
     "remove SHAPE, lay R:C SHAPE VALUE, deal SHAPE VALUE, pick, pass SHAPE VALUE, box, "
-    "visitor R:C:DIR, take R:C, place R:C SHAPE VALUE"
+    "visitor R:C:DIR, take R:C, no take, place R:C SHAPE VALUE"
 )
 
 
@@ -58,6 +58,8 @@ class ActionTexts:
 
 PICK = "pick"
 BOX = "box"
+NO_TAKE = "no take"
+"""Option take=may: the player leaves the face-down tiles of the line where they are."""
 
 
 def action_texts(components: Components) -> ActionTexts:
@@ -73,7 +75,7 @@ def action_texts(components: Components) -> ActionTexts:
         visitor=tuple(f"visitor {spot.name}" for spot in all_spots(size)),
         take=tuple(f"take {cell_name(c, size)}" for c in cells),
         place=tuple(tuple(f"place {cell_name(c, size)} {name}" for name in names) for c in cells),
-        parsed={PICK: Action("pick"), BOX: Action("box")},
+        parsed={PICK: Action("pick"), BOX: Action("box"), NO_TAKE: Action("no_take")},
     )
     parsed = texts.parsed
     for shape, text in zip(components.shapes, texts.remove, strict=True):

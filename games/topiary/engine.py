@@ -21,7 +21,7 @@ from games.core.scoresheet import ScoreSheet
 from games.core.tuples import removed, replaced
 
 from . import position as position_module
-from .actions import BOX, PICK, Action, action_texts, parse
+from .actions import BOX, NO_TAKE, PICK, Action, action_texts, parse
 from .components import Components, load_components
 from .limits import build_limits
 from .scoring import EMPTY, Scoring, rank_winners, score_table
@@ -55,6 +55,12 @@ class Topiary(Game[TopiaryState]):
             "the others to the right, and so on round the table; the start player's extra "
             "tiles go back in the box",
         ),
+        OptionSpec(
+            "take",
+            ("must", "may"),
+            "must: after placing a visitor the player takes a face-down tile from its line (the "
+            "sheet); may: as some printings, they may leave it (no take: the confirm button)",
+        ),
     )
 
     def __init__(self, components: Components | None = None) -> None:
@@ -76,6 +82,7 @@ class Topiary(Game[TopiaryState]):
         return TopiaryState(
             players=names,
             draft=chosen["draft"] == "on",
+            optional_take=chosen["take"] == "may",
             phase="remove" if self.components.removed_shapes[n] else "lay",
             removed="",
             grid=(EMPTY,) * cells,
@@ -106,7 +113,8 @@ class Topiary(Game[TopiaryState]):
         if phase == "take":
             line = self.spots[state.visitors[-1][0]].line
             grid, up = state.grid, state.face_up
-            return sorted(texts.take[c] for c in line if grid[c] != EMPTY and not up[c])
+            takes = [texts.take[c] for c in line if grid[c] != EMPTY and not up[c]]
+            return sorted([*takes, NO_TAKE] if state.optional_take else takes)
         if phase == "place":
             row = texts.place[state.gap]
             return [row[tile] for tile in state.hands[state.seat]]
@@ -148,6 +156,11 @@ class Topiary(Game[TopiaryState]):
         if parsed is None:
             parsed = parse(action, self.texts)[1]
         phase = state.phase
+        if parsed.kind == "no_take" and phase == "take":
+            if not state.optional_take:
+                raise IllegalAction("the sheet makes the take compulsory: take a face-down tile "
+                                    "from the visitor's line (option take=may makes it optional)")
+            return self._end_turn(state, state.visitors)
         if parsed.kind != _KIND_OF_PHASE.get(phase):
             raise IllegalAction(f"not now: {self.describe_step(state)}")
         if phase == "visitor":
@@ -175,7 +188,8 @@ class Topiary(Game[TopiaryState]):
         who = {"player": state.players[state.seat]}
         phase = state.phase
         if phase == "remove":
-            return Sentence("One whole shape is to be put back in the box (remove SHAPE).")
+            return Sentence("{player}, the start player, puts back in the box a whole shape the "
+                            "players choose (remove SHAPE).", who)
         if phase == "lay":
             cell = cell_name(state.grid.index(EMPTY), self.size)
             return Sentence("The next layout tile goes face down on {cell} "
@@ -503,7 +517,8 @@ class Topiary(Game[TopiaryState]):
     # -- bounds --------------------------------------------------------------------------------
     def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
         """Built from the data; the derivations are in ``limits``."""
-        return build_limits(self.components, self.texts, n_players, options["draft"] == "on")
+        return build_limits(self.components, self.texts, n_players, options["draft"] == "on",
+                            options["take"] == "may")
 
     # -- serialisation -------------------------------------------------------------------------
     def state_to_json(self, state: TopiaryState) -> dict[str, Any]:

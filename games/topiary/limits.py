@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from games.core.game import Limits
 
-from .actions import BOX, PICK, ActionTexts
+from .actions import BOX, NO_TAKE, PICK, ActionTexts
 from .components import Components
 from .spots import all_spots, centre_cell
 
@@ -24,7 +24,8 @@ def leftover_tiles(components: Components, n_players: int) -> int:
 
 
 def action_texts_for(
-    components: Components, texts: ActionTexts, n_players: int, draft: bool
+    components: Components, texts: ActionTexts, n_players: int, draft: bool,
+    optional_take: bool = False,
 ) -> tuple[str, ...]:
     """Every action of the grammar that the rules allow for this setup, sorted and unique.
 
@@ -32,7 +33,7 @@ def action_texts_for(
     - ``lay R:C TILE`` and ``deal TILE``: every cell and every tile (any tile can be drawn).
     - ``pick``: always (the deal).
     - ``pass TILE`` and ``box``: only in the draft, and only if tiles are left to draft.
-    - ``visitor SPOT``: every spot.
+    - ``visitor SPOT``: every spot; ``no take`` only with the option take=may.
     - ``take R:C`` and ``place R:C TILE``: cells on some visitor's line, except the centre,
       which is laid face up and never turns face down, so it is never taken nor a gap.
     """
@@ -49,13 +50,16 @@ def action_texts_for(
         actions += texts.passing
         actions.append(BOX)
     actions += texts.visitor
+    if optional_take:
+        actions.append(NO_TAKE)
     for cell in takeable:
         actions.append(texts.take[cell])
         actions += texts.place[cell]
     return tuple(sorted(set(actions)))
 
 
-def max_steps(components: Components, n_players: int, draft: bool) -> int:
+def max_steps(components: Components, n_players: int, draft: bool,
+              optional_take: bool = False) -> int:
     """The longest game, step by step (every count comes from the data file):
 
     - remove: ``removed_shapes[n]`` steps (0 or 1);
@@ -66,14 +70,17 @@ def max_steps(components: Components, n_players: int, draft: bool) -> int:
       followed by a pick or, for the start player, a box: ``2 * n * L``;
     - turns: ``V = n * visitors_per_player[n]`` visitors; a turn adds a take and a place only
       while a face-down tile is left, and each take-and-place turns one face up for good, so
-      at most ``min(V, size**2 - 1)`` turns have three steps (the centre starts face up).
+      at most ``m = min(V, size**2 - 1)`` turns have three steps (the centre starts face up):
+      V + 2m. With take=may a turn may instead be a visitor and ``no take`` (two steps): at
+      most V + m + V.
     """
     cells = components.size**2
     visitors = n_players * components.visitors_per_player[n_players]
     steps = components.removed_shapes[n_players] + cells + 2 * n_players * components.hand_size
     if draft:
         steps += 2 * n_players * max(0, leftover_tiles(components, n_players))
-    return steps + visitors + 2 * min(visitors, cells - 1)
+    most = min(visitors, cells - 1)
+    return steps + visitors + (visitors + most if optional_take else 2 * most)
 
 
 def score_range(components: Components, n_players: int) -> tuple[int, int]:
@@ -95,11 +102,12 @@ def score_range(components: Components, n_players: int) -> tuple[int, int]:
     return 0, high + components.hand_size * per_hand_tile
 
 
-def build_limits(components: Components, texts: ActionTexts, n_players: int, draft: bool) -> Limits:
+def build_limits(components: Components, texts: ActionTexts, n_players: int, draft: bool,
+                 optional_take: bool = False) -> Limits:
     low, high = score_range(components, n_players)
     return Limits(
-        actions=action_texts_for(components, texts, n_players, draft),
-        max_steps=max_steps(components, n_players, draft),
+        actions=action_texts_for(components, texts, n_players, draft, optional_take),
+        max_steps=max_steps(components, n_players, draft, optional_take),
         min_score=low,
         max_score=high,
     )

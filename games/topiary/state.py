@@ -25,13 +25,14 @@ PHASES = (
     "place",
     "over",
 )
-"""remove: one shape leaves the game (chance, 2-3 players); lay: the face-down grid is laid tile
-by tile in reading order (chance); deal: the next hand tile is laid on the deal pad (chance);
-collect: its receiver takes it into hand. Draft variant: draft: a player lays a tile to pass on
-the pad; receive: the player on the right takes it; return: the start player puts it back in
-the box. visitor, take, place: the three steps of a turn; over: the game has ended."""
+"""remove: the players put one shape of their choice back in the box (2-3 players); lay: the
+face-down grid is laid tile by tile in reading order (chance); deal: the next hand tile is laid
+on the deal pad (chance); collect: its receiver takes it into hand. Draft variant: draft: a
+player lays a tile to pass on the pad; receive: the player on the right takes it; return: the
+start player puts it back in the box. visitor, take, place: the three steps of a turn; over:
+the game has ended."""
 
-CHANCE_PHASES = frozenset({"remove", "lay", "deal"})
+CHANCE_PHASES = frozenset({"lay", "deal"})
 
 
 class TopiaryState(NamedTuple):
@@ -42,6 +43,8 @@ class TopiaryState(NamedTuple):
 
     players: tuple[str, ...]
     draft: bool
+    optional_take: bool
+    """Option take=may: a player may leave the line's face-down tiles (``no take``)."""
     phase: str
     removed: str
     """The shape taken out of the game, or "" (4 players, or not yet removed)."""
@@ -70,6 +73,7 @@ def state_to_json(state: TopiaryState, components: Components) -> dict[str, Any]
     return {
         "players": list(state.players),
         "draft": state.draft,
+        "take": "may" if state.optional_take else "must",
         "phase": state.phase,
         "removed": state.removed,
         "grid": [
@@ -139,9 +143,11 @@ def _from_json(data: Mapping[str, Any], components: Components) -> TopiaryState:
         raise ValueError("a tile is in two places, or a removed shape is in play")
     if len(placed) + len(out) != len(components.tiles):
         raise ValueError("tiles are missing")
-    return TopiaryState(
-        players, draft, phase, removed, grid, face_up, supply, hands, visitors, seat, gap, pad
-    )
+    take = data.get("take", "must")
+    if take not in ("must", "may"):
+        raise ValueError("take must be must or may")
+    return TopiaryState(players, draft, take == "may", phase, removed, grid, face_up, supply,
+                        hands, visitors, seat, gap, pad)
 
 
 def _cell(text: Any, size: int) -> int:

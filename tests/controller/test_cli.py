@@ -38,7 +38,8 @@ def test_games_lists_every_registered_game(capsys) -> None:
     code, out, _ = run(capsys, "games", "--json")
     editions = ["schmidt", "gamewright", "gamewright_all_cards"]
     assert {"id": "tiki_topple", "name": "Tiki Topple", "players": "2-4",
-            "options": {"edition": editions, "missions": ["sheet", "revision1"]}} in json.loads(out)
+            "options": {"edition": editions, "missions": ["sheet", "revision1"],
+                        "end": ["rounds", "35_points"]}} in json.loads(out)
 
 
 def test_score_prints_points_lines_and_winners(capsys, tmp_path) -> None:

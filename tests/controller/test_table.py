@@ -188,3 +188,22 @@ def test_a_game_started_before_a_rules_correction_resumes_under_its_old_rules(tm
     table = Table(trapper, journal, random.Random(1))
     table.resume(journal.active())
     assert trapper.is_terminal(table.state) and table.options["reading"] == "revision1"
+
+
+def test_a_decision_the_table_cannot_see_is_a_choice_on_the_page(tmp_path) -> None:
+    """Topiary with 2 players: the players choose the shape that goes back in the box. Nothing
+    on the table changes, so the page offers the shapes; picking one plays it."""
+    topiary = get_game("topiary")
+    table = Table(topiary, Journal(tmp_path / "j.sqlite3"), random.Random(1))
+    table.new_game(["anna", "ben"], {})
+    decision = table.decision
+    assert isinstance(decision, Choose)
+    assert [s.action for s in decision.successors] == topiary.legal_actions(table.state)
+    assert table.observe(topiary.board(table.state)) == decision  # still waiting
+    chosen = table.choose(3)
+    assert chosen == decision.successors[3].action and table.actions[-1] == chosen
+    assert table.state.removed and table.decision == NoChange()
+    # one unseen action alone is the confirm button's, not a choice
+    table2 = Table(get_game("tiki_topple"), Journal(tmp_path / "k.sqlite3"), random.Random(1))
+    table2.new_game(["anna", "ben"], {})
+    assert table2.decision == NoChange()

@@ -82,12 +82,21 @@ def test_setup(players: int, draft: str) -> None:
     assert view["visitors_left"] == {name: VISITORS[players] for name in NAMES[:players]}
 
 
-def test_chance_outcomes_are_uniform_and_exact() -> None:
+def test_the_players_choose_the_removed_shape() -> None:
+    """The sheet: with 2 or 3 players "ein beliebiges Motiv-Set" leaves the game: any set the
+    players pick, not a hidden draw. The start player puts it back (the page offers the
+    choice: nothing on the table changes)."""
     state = GAME.initial(NAMES[:3])
-    outcomes = GAME.chance_outcomes(state)
-    assert [a for a, _ in outcomes] == [f"remove {shape}" for shape in sorted(COMPONENTS.shapes)]
-    assert {p for _, p in outcomes} == {Fraction(1, 8)}
-    state = GAME.apply(state, "remove swan")
+    assert GAME.actor(state) == 0 and GAME.chance_outcomes(state) == []
+    assert GAME.legal_actions(state) == [f"remove {shape}" for shape in sorted(COMPONENTS.shapes)]
+    boards = {GAME.board(GAME.apply(state, a)) == GAME.board(state)
+              for a in GAME.legal_actions(state)}
+    assert boards == {True}
+    assert "players choose" in str(GAME.describe_step(state))
+
+
+def test_chance_outcomes_are_uniform_and_exact() -> None:
+    state = GAME.apply(GAME.initial(NAMES[:3]), "remove swan")
     outcomes = GAME.chance_outcomes(state)
     assert len(outcomes) == 35 and sum(p for _, p in outcomes) == 1
     assert all(a.startswith("lay 0:0 ") and "swan" not in a for a, _ in outcomes)
@@ -445,3 +454,29 @@ def test_render_shows_the_view_and_nothing_hidden() -> None:
     hidden = [COMPONENTS.tile_names[t] for c, t in enumerate(state.grid) if not state.face_up[c]]
     assert not any(name in text.split("hands:")[0] for name in hidden)
     assert ", ".join(hand_names(state, 0)) not in text
+
+
+def _first_take(options: dict[str, str]) -> TopiaryState:
+    rng = random.Random(2)
+    state = GAME.initial(NAMES[:2], options)
+    while state.phase != "take":
+        state = GAME.apply(state, random_step(GAME, state, rng))
+    return state
+
+
+def test_taking_from_the_line_is_compulsory_as_the_sheet_says() -> None:
+    state = _first_take({})
+    assert "no take" not in GAME.legal_actions(state)
+    with pytest.raises(IllegalAction, match="take=may makes it optional"):
+        GAME.apply(state, "no take")
+
+
+def test_with_take_may_the_player_may_leave_the_line_as_it_is() -> None:
+    """Some printings: the take is optional. Leaving it ends the turn with no gap to fill,
+    and the table sees nothing change: the confirm button."""
+    state = _first_take({"take": "may"})
+    assert "no take" in GAME.legal_actions(state)
+    after = GAME.apply(state, "no take")
+    assert after.phase in ("visitor", "over") and after.seat != state.seat
+    assert after.hands == state.hands and after.grid == state.grid
+    assert GAME.board(after) == GAME.board(state)

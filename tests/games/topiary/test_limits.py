@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from games.core.errors import BadSetup
-from games.core.game import CHANCE, TERMINAL
+from games.core.game import TERMINAL
 from games.core.playout import random_step, seat_names
 from games.topiary import GAME, Topiary
 from games.topiary.components import load_components
@@ -234,10 +234,10 @@ def _best_player_total(grid: tuple[int, ...], visitors: int) -> int:
     return sum(line.total for line in lines) + sum(hand_values[: COMPONENTS.hand_size])
 
 
-def test_the_first_chance_nodes_are_numbered() -> None:
+def test_the_first_steps_are_numbered() -> None:
     numbered = set(GAME.limits(2, {"draft": "on"}).actions)
     state = GAME.initial(["anna", "ben"], {"draft": "on"})
-    assert GAME.actor(state) == CHANCE
+    assert GAME.actor(state) == 0  # the players choose the shape to remove
     assert set(GAME.legal_actions(state)) <= numbered
     state = GAME.apply(state, "remove swan")
     assert set(GAME.legal_actions(state)) <= numbered
