@@ -91,8 +91,10 @@ def build_service(
         table.resume(stored)
     link = HubLink(url or profile.hub.url, baudrate=profile.hub.baudrate)
     lights = SiteLights(strip, profile.leds)
-    service = TableService(table, profile, link, registry.lookup, lights,
-                           pin_factory=pin_factory)
+    def piece_of(uid: str) -> str | None:  # tags enrolled under a former name still read
+        return game.current_piece(registry.lookup(uid))
+
+    service = TableService(table, profile, link, piece_of, lights, pin_factory=pin_factory)
     return service, registry
 
 

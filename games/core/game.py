@@ -296,6 +296,19 @@ class Game(ABC, Generic[State]):
     def pieces(self) -> tuple[str, ...]:
         """Every tagged piece id in the box (interchangeable pieces share one id)."""
 
+    def renamed(self) -> Mapping[str, str]:
+        """Words of earlier data renamed since (old -> new: a shape given its name in the box).
+        Records, positions and states with the old words still read; so do enrolled tags whose
+        piece ids use them (``current_piece``)."""
+        return {}
+
+    def current_piece(self, piece: str | None) -> str | None:
+        """Today's id of a piece an older tag registry knows by an earlier name."""
+        renamed = self.renamed()
+        if piece is None or not renamed:
+            return piece
+        return ":".join(renamed.get(part, part) for part in piece.split(":"))
+
     def copies(self) -> Mapping[str, int]:
         """How many of an interchangeable piece the box holds, where it is more than one and
         known from the data (the simulator prints that many tags)."""

@@ -54,6 +54,8 @@ class ActionTexts:
     place: tuple[tuple[str, ...], ...]
     """[cell][tile]"""
     parsed: dict[str, Action]
+    former: dict[str, str]
+    """Former shape names -> today's: typed and recorded texts with them still parse."""
 
 
 PICK = "pick"
@@ -76,6 +78,7 @@ def action_texts(components: Components) -> ActionTexts:
         take=tuple(f"take {cell_name(c, size)}" for c in cells),
         place=tuple(tuple(f"place {cell_name(c, size)} {name}" for name in names) for c in cells),
         parsed={PICK: Action("pick"), BOX: Action("box"), NO_TAKE: Action("no_take")},
+        former=dict(components.former_names),
     )
     parsed = texts.parsed
     for shape, text in zip(components.shapes, texts.remove, strict=True):
@@ -103,5 +106,11 @@ def normalise(text: str) -> str:
 
 
 def parse(text: str, texts: ActionTexts) -> tuple[str, Action]:
-    """The canonical text and its parsed action; raises BadActionText."""
-    return look_up(text, texts.parsed, "Topiary", FORMS, normalise)
+    """The canonical text and its parsed action; raises BadActionText. A former shape name
+    (``dinosaur 5``) reads as today's (``trex 5``)."""
+
+    def renamed(words: str) -> str:
+        words = normalise(words)
+        return " ".join(texts.former.get(word, word) for word in words.split(" "))
+
+    return look_up(text, texts.parsed, "Topiary", FORMS, renamed)

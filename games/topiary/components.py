@@ -38,6 +38,12 @@ class Components:
     tile_pieces: tuple[str, ...]
     """Tile number -> ``topiary:swan:4`` (the piece id of its tag)."""
     tile_numbers: dict[tuple[str, int], int]
+    former_names: dict[str, str]
+    """Shape names of earlier data -> today's (still read everywhere, never written)."""
+
+    def current(self, shape: object) -> object:
+        """Today's name of ``shape`` (a former name is mapped; anything else is returned)."""
+        return self.former_names.get(shape, shape) if isinstance(shape, str) else shape
 
     def tiles_of(self, shape: str) -> tuple[int, ...]:
         return tuple(self.tile_numbers[shape, value] for value in self.values)
@@ -87,6 +93,10 @@ def load_components(path: Path = DATA_FILE) -> Components:
 
     setup = field(data, "setup", dict, where)
     hand_size = field(setup, "hand_size", int, where)
+    former = field(tiles_table, "former_names", dict, where)
+    if not all(isinstance(old, str) and new in shapes and old not in shapes
+               for old, new in former.items()):
+        raise DataFileError(f"{where}: former_names must map old names to today's shapes")
     removed = _player_counts(setup, "removed_shapes", where)
     if any(v > 1 for v in removed.values()):
         raise DataFileError(f"{where}: setup.removed_shapes may be 0 or 1 per player count")
@@ -123,4 +133,5 @@ def load_components(path: Path = DATA_FILE) -> Components:
         tile_names=tuple(f"{shape} {value}" for shape, value in tiles),
         tile_pieces=tuple(f"topiary:{shape}:{value}" for shape, value in tiles),
         tile_numbers={tile: number for number, tile in enumerate(tiles)},
+        former_names=dict(former),
     )

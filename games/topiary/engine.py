@@ -510,6 +510,9 @@ class Topiary(Game[TopiaryState]):
             board[self.spots[spot].site] = f"visitor:{colours[seat]}"
         return board
 
+    def renamed(self) -> dict[str, str]:
+        return dict(self.components.former_names)
+
     def pieces(self) -> tuple[str, ...]:
         colours = tuple(f"visitor:{colour}" for colour in self.components.colours)
         return (*self.components.tile_pieces, *colours)

@@ -58,7 +58,7 @@ class _Reader:
         components = self.components
         if not isinstance(value, Mapping):
             raise BadPosition(f"{where}: a tile is an object with shape and value")
-        shape, number = value.get("shape"), value.get("value")
+        shape, number = components.current(value.get("shape")), value.get("value")
         if shape not in components.shapes:
             raise BadPosition(
                 f"{where}: unknown shape {shape!r} (shapes: {', '.join(components.shapes)})"

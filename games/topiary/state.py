@@ -104,6 +104,9 @@ def _from_json(data: Mapping[str, Any], components: Components) -> TopiaryState:
     numbers = {name: number for number, name in enumerate(components.tile_names)}
 
     def tile(name: Any) -> int:
+        if isinstance(name, str) and " " in name:  # a former shape name reads as today's
+            shape, _, value = name.partition(" ")
+            name = f"{components.current(shape)} {value}"
         if name not in numbers:
             raise ValueError(f"unknown tile {name!r}")
         return numbers[name]
@@ -115,7 +118,7 @@ def _from_json(data: Mapping[str, Any], components: Components) -> TopiaryState:
     phase = data["phase"]
     if phase not in PHASES:
         raise ValueError(f"unknown phase {phase!r}")
-    removed = data["removed"]
+    removed = components.current(data["removed"])
     if removed not in ("", *components.shapes):
         raise ValueError(f"unknown removed shape {removed!r}")
     cells = data["grid"]

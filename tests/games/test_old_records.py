@@ -11,6 +11,8 @@ record replays under the rules revision it names (none: revision 1, as all of th
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -34,8 +36,28 @@ def test_a_kept_record_replays_to_the_same_score(path: Path) -> None:
     for action in record["actions"]:
         state = game.apply(state, action)
     assert game.is_terminal(state)
-    assert game.score(state).to_json() == record["score"]
+    renamed = game.renamed()
+    assert _comparable(game.score(state).to_json(), renamed) == _renamed(record["score"], renamed)
     assert [record["players"][seat] for seat in game.winners(state)] == record["winners"]
+
+
+def _renamed(score: dict, renamed: Mapping[str, str]) -> dict:
+    """The score of a kept record with the words renamed since (a shape given its box name):
+    the same lines with the same points (in the order of today's names)."""
+    if not renamed:
+        return score
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, renamed)) + r")\b")
+    return {"scores": score["scores"],
+            "lines": {name: sorted(pattern.sub(lambda m: renamed[m.group(1)], line)
+                                   for line in lines)
+                      for name, lines in score["lines"].items()}}
+
+
+def _comparable(score: dict, renamed: Mapping[str, str]) -> dict:
+    if not renamed:
+        return score
+    return {"scores": score["scores"],
+            "lines": {name: sorted(lines) for name, lines in score["lines"].items()}}
 
 
 @pytest.mark.parametrize("stem", ["topiary-4p", "trapper-4p"])
@@ -43,7 +65,11 @@ def test_the_replay_command_reads_a_kept_record(stem: str, capsys) -> None:
     path = next(p for p in RECORDS if p.stem == stem)
     assert main(["replay", str(path)]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["finished"] and result["score"] == json.loads(path.read_text())["score"]
+    game = get_game(stem.split("-")[0])
+    assert result["finished"]
+    renamed = game.renamed()
+    assert _comparable(result["score"], renamed) == _renamed(json.loads(path.read_text())["score"],
+                                                             renamed)
 
 
 def test_a_record_names_its_rules_revision(tmp_path, capsys) -> None:

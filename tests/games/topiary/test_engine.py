@@ -28,7 +28,7 @@ def set_up(
     draft: str = "off",
     layout: Sequence[str] | None = None,
     hands: Sequence[Sequence[str]] | None = None,
-    removed: str = "bear",
+    removed: str = "spiral",
 ) -> TopiaryState:
     """Deal a game by hand: the first tiles of the supply (or ``layout``) face down in reading
     order, then ``hands`` (or the next tiles) one at a time round the table, each over the pad."""
@@ -234,20 +234,20 @@ def test_typed_actions_become_canonical(typed: str, canonical: str) -> None:
 
 
 def test_deal_goes_over_the_pad_one_tile_at_a_time() -> None:
-    state = GAME.apply(GAME.initial(NAMES[:2]), "remove bear")
+    state = GAME.apply(GAME.initial(NAMES[:2]), "remove spiral")
     for _ in range(25):
         state = GAME.apply(state, GAME.legal_actions(state)[0])
     laid = GAME.board(state)
-    state = GAME.apply(state, "deal swan 4")
+    state = GAME.apply(state, "deal whale 4")
     assert (GAME.actor(state), GAME.legal_actions(state)) == (0, ["pick"])
-    assert GAME.board(state) == {**laid, "pad:deal": "topiary:swan:4"}
+    assert GAME.board(state) == {**laid, "pad:deal": "topiary:whale:4"}
     assert GAME.view(state, 0)["pad"] == GAME.view(state, None)["pad"] == {"face_up": False}
     with pytest.raises(IllegalAction, match="anna is to take the tile on the deal pad"):
-        GAME.apply(state, "deal swan 5")
+        GAME.apply(state, "deal whale 5")
     state = GAME.apply(state, "pick")
     assert GAME.board(state) == laid
-    assert hand_names(state, 0) == ["swan 4"]
-    assert GAME.actor(state) == CHANCE and "deal swan 4" not in GAME.legal_actions(state)
+    assert hand_names(state, 0) == ["whale 4"]
+    assert GAME.actor(state) == CHANCE and "deal whale 4" not in GAME.legal_actions(state)
 
 
 def test_draft_variant_with_four_players() -> None:

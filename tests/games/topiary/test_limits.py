@@ -171,7 +171,7 @@ def test_a_visitor_and_a_hand_tile_reach_their_bounds() -> None:
     tile of the second-highest value scores 4, the per-hand-tile bound."""
     grid: list[list[object]] = [[None] * 5 for _ in range(5)]
     grid[0] = [_tile(f"swan {v}") for v in range(1, 6)]
-    grid[1][0] = _tile("cone 5")
+    grid[1][0] = _tile("pyramid 5")
     sheet, _ = GAME.score_position(
         {
             "players": ["anna", "ben"],
@@ -180,7 +180,7 @@ def test_a_visitor_and_a_hand_tile_reach_their_bounds() -> None:
                 {"player": "anna", "tile": [0, 0], "dir": "E"},
                 {"player": "anna", "tile": [1, 0], "dir": "E"},
             ],
-            "hands": {"anna": [{"shape": "cone", "value": 4}]},
+            "hands": {"anna": [{"shape": "pyramid", "value": 4}]},
         }
     )
     assert [line.points for line in sheet.lines[0]] == [20, 5, 4]

@@ -22,9 +22,9 @@ def position() -> dict[str, Any]:
         [tile("swan", 2), tile("elephant", 1), tile("swan", 4), tile("whale", 4), tile("swan", 5)]
     ):
         grid[i][i] = entry
-    grid[4][0] = tile("cone", 3)
-    grid[4][1] = tile("cone", 5, face_up=False)
-    grid[4][2] = tile("bear", 4)
+    grid[4][0] = tile("pyramid", 3)
+    grid[4][1] = tile("pyramid", 5, face_up=False)
+    grid[4][2] = tile("spiral", 4)
     return {
         "players": ["anna", "ben"],
         "grid": grid,
@@ -34,7 +34,7 @@ def position() -> dict[str, Any]:
         ],
         "hands": {
             "anna": [{"shape": "swan", "value": 3}, {"shape": "whale", "value": 5}],
-            "ben": [{"shape": "cone", "value": 1}],
+            "ben": [{"shape": "pyramid", "value": 1}],
         },
         "last_mover": "ben",
     }
@@ -51,8 +51,8 @@ def test_scores_the_position_with_checkable_lines() -> None:
                 "hand whale 5: 0 (no visitor of yours scores a higher whale)",
             ],
             "ben": [
-                "spot 4:0:E: cone 3, bear 4, swan 5 = 12",
-                "hand cone 1: 1 (spot 4:0:E scores cone 3)",
+                "spot 4:0:E: pyramid 3, spiral 4, swan 5 = 12",
+                "hand pyramid 1: 1 (spot 4:0:E scores pyramid 3)",
             ],
         },
     }
@@ -95,9 +95,9 @@ def test_tie_broken_by_hand_tile_points() -> None:
 
 
 def test_tie_broken_by_the_last_mover() -> None:
-    # anna: whale 1, cone 4 = 5, hand cone 2 scores 2: 7. ben: swan 5 = 5, hand swan 2: 7.
-    line = [tile("whale", 1), tile("cone", 4)]
-    hands = {"anna": [{"shape": "cone", "value": 2}], "ben": [{"shape": "swan", "value": 2}]}
+    # anna: whale 1, pyramid 4 = 5, hand pyramid 2 scores 2: 7. ben: swan 5 = 5, hand swan 2: 7.
+    line = [tile("whale", 1), tile("pyramid", 4)]
+    hands = {"anna": [{"shape": "pyramid", "value": 2}], "ben": [{"shape": "swan", "value": 2}]}
     assert tie(line, hands, last="ben") == [1]
     assert tie(line, hands, last="anna") == [0]
     # cleo moved last; of the tied anna and ben, ben moved after anna.
@@ -114,8 +114,8 @@ def test_without_a_last_mover_a_full_tie_stands() -> None:
 
 def test_a_face_down_tile_is_skipped_but_still_counts_as_a_tile() -> None:
     data = position()
-    data["hands"]["ben"] = [{"shape": "cone", "value": 5}]
-    with pytest.raises(BadPosition, match=r"ben's hand\[0\]: cone 5 is already at grid 4:1"):
+    data["hands"]["ben"] = [{"shape": "pyramid", "value": 5}]
+    with pytest.raises(BadPosition, match=r"ben's hand\[0\]: pyramid 5 is already at grid 4:1"):
         GAME.score_position(data)
 
 

@@ -52,13 +52,13 @@ def down(shape: str, value: int) -> tuple[str, int, bool]:
 
 def test_rising_line_scores_every_tile() -> None:
     # Notes: 2-3-4-5 scores 14 (shapes all different, so no set bonus).
-    tiles = [up("whale", 2), up("swan", 3), up("cone", 4), up("bear", 5)]
+    tiles = [up("whale", 2), up("swan", 3), up("pyramid", 4), up("spiral", 5)]
     assert line_total("0:1:S", tiles) == 14
 
 
 def test_only_tiles_above_the_last_scored_one_count() -> None:
     # Notes: 2-5-3-4 scores 7.
-    tiles = [up("whale", 2), up("swan", 5), up("cone", 3), up("bear", 4)]
+    tiles = [up("whale", 2), up("swan", 5), up("pyramid", 3), up("spiral", 4)]
     assert line_total("2:0:E", tiles) == 7
 
 
@@ -76,29 +76,29 @@ def test_set_bonus_example_of_the_notes() -> None:
 
 def test_face_down_tiles_are_ignored() -> None:
     # The face-down 1 would score first if it counted, and the face-down 5 would block the 4.
-    tiles = [down("cone", 1), up("swan", 2), down("whale", 5), up("bear", 4)]
+    tiles = [down("pyramid", 1), up("swan", 2), down("whale", 5), up("spiral", 4)]
     assert line_total("4:3:N", tiles) == 6
 
 
 def test_a_line_of_only_face_down_tiles_scores_nothing() -> None:
-    grid, face_up = grid_along("0:3:SE", [down("swan", 4), down("cone", 2)])
+    grid, face_up = grid_along("0:3:SE", [down("swan", 4), down("pyramid", 2)])
     line = score_line(spot("0:3:SE"), grid, face_up, COMPONENTS)
     assert line.total == 0
     assert line.text(COMPONENTS) == "spot 0:3:SE: no face-up tile = 0"
 
 
 def test_equal_values_do_not_score() -> None:
-    tiles = [up("swan", 3), up("whale", 3), up("cone", 4), up("bear", 4)]
+    tiles = [up("swan", 3), up("whale", 3), up("pyramid", 4), up("spiral", 4)]
     assert line_total("0:4:S", tiles) == 7
 
 
 def test_several_shapes_bonused_in_one_line() -> None:
     # The sheet's picture: two T-Rex and two swans in one line, each scored tile +1.
-    tiles = [up("swan", 1), up("dinosaur", 2), up("swan", 3), up("dinosaur", 4), up("cone", 5)]
+    tiles = [up("swan", 1), up("trex", 2), up("swan", 3), up("trex", 4), up("pyramid", 5)]
     grid, face_up = grid_along("1:0:E", tiles)
     line = score_line(spot("1:0:E"), grid, face_up, COMPONENTS)
     assert line.base == 15
-    assert line.bonuses == (("dinosaur", 2), ("swan", 2))
+    assert line.bonuses == (("swan", 2), ("trex", 2))
     assert line.total == 19
 
 
@@ -109,13 +109,13 @@ def test_unscored_tiles_of_a_shape_give_no_bonus() -> None:
 
 
 def test_lines_of_one_tile_at_the_corners() -> None:
-    assert line_total("0:0:SW", [up("peacock", 4)]) == 4
-    assert line_total("4:4:NE", [down("peacock", 4)]) == 0
+    assert line_total("0:0:SW", [up("cube", 4)]) == 4
+    assert line_total("4:4:NE", [down("cube", 4)]) == 0
     assert line_total("0:4:SE", [up("whale", 1)]) == 1
 
 
 def test_gaps_are_skipped() -> None:
-    assert line_total("0:2:S", [None, up("swan", 2), None, up("cone", 3)]) == 5
+    assert line_total("0:2:S", [None, up("swan", 2), None, up("pyramid", 3)]) == 5
 
 
 def sheet_for(
