@@ -67,12 +67,24 @@ def targets(display: Display, tile: int, components: Components) -> tuple[int, .
 def auto_target(display: Display, tile: int, components: Components) -> int:
     """Where the table lays a tile that could go to several canoes (placement "auto"): the
     canoe with the fewest free animal places (it sells soonest, and a sold load counts
-    double), ties by canoe name. NONE: it lies loose (or is a canoe)."""
-    found = targets(display, tile, components)
-    if not found:
+    double), ties by canoe name. NONE: it lies loose (or is a canoe). One pass over the
+    canoes: playouts ask this for every tile a trapper could take."""
+    tiles = components.tiles
+    info = tiles[tile]
+    kind = info.kind
+    if kind == CANOE:
         return NONE
-    free = {c.canoe: components.tiles[c.canoe].value - len(c.animals) for c in display.canoes}
-    return min(found, key=lambda canoe: (free[canoe], canoe))
+    best, best_key = NONE, (0, 0)
+    for c in display.canoes:
+        holder = tiles[c.canoe]
+        free = holder.value - len(c.animals)
+        if kind == ANIMAL:
+            fits = holder.species == info.species and free > 0
+        else:
+            fits = (c.herb if kind == HERB else c.mushroom) == NONE
+        if fits and (best == NONE or (free, c.canoe) < best_key):
+            best, best_key = c.canoe, (free, c.canoe)
+    return best
 
 
 def attach(
