@@ -47,44 +47,39 @@ def load_value(tiles: tuple[int, ...], components: Components) -> int:
     return sum(components.tiles[tile].value for tile in tiles)
 
 
+def _room(display: Display, tile: int, components: Components) -> list[tuple[int, int]]:
+    """(free animal places, canoe) for every canoe the tile may be laid at: a canoe of its
+    species with room for an animal, or one without a herb (a mushroom) for a herb (a
+    mushroom). Canoes themselves go onto no canoe."""
+    tiles = components.tiles
+    info = tiles[tile]
+    kind = info.kind
+    canoes = display.canoes
+    if kind == ANIMAL:
+        return [(tiles[c.canoe].value - len(c.animals), c.canoe) for c in canoes
+                if tiles[c.canoe].species == info.species
+                and len(c.animals) < tiles[c.canoe].value]
+    if kind == HERB:
+        return [(tiles[c.canoe].value - len(c.animals), c.canoe) for c in canoes
+                if c.herb == NONE]
+    if kind == MUSHROOM:
+        return [(tiles[c.canoe].value - len(c.animals), c.canoe) for c in canoes
+                if c.mushroom == NONE]
+    return []
+
+
 def targets(display: Display, tile: int, components: Components) -> tuple[int, ...]:
     """The canoes (by tile) a taken animal, herb or mushroom may be laid at; () if none:
     then it lies loose. A canoe never has a choice (see ``attach``)."""
-    info = components.tiles[tile]
-    tiles = components.tiles
-    if info.kind == ANIMAL:
-        return tuple(
-            c.canoe for c in display.canoes
-            if tiles[c.canoe].species == info.species and len(c.animals) < tiles[c.canoe].value
-        )
-    if info.kind == HERB:
-        return tuple(c.canoe for c in display.canoes if c.herb == NONE)
-    if info.kind == MUSHROOM:
-        return tuple(c.canoe for c in display.canoes if c.mushroom == NONE)
-    return ()
+    return tuple(canoe for _, canoe in _room(display, tile, components))
 
 
 def auto_target(display: Display, tile: int, components: Components) -> int:
     """Where the table lays a tile that could go to several canoes (placement "auto"): the
     canoe with the fewest free animal places (it sells soonest, and a sold load counts
-    double), ties by canoe name. NONE: it lies loose (or is a canoe). One pass over the
-    canoes: playouts ask this for every tile a trapper could take."""
-    tiles = components.tiles
-    info = tiles[tile]
-    kind = info.kind
-    if kind == CANOE:
-        return NONE
-    best, best_key = NONE, (0, 0)
-    for c in display.canoes:
-        holder = tiles[c.canoe]
-        free = holder.value - len(c.animals)
-        if kind == ANIMAL:
-            fits = holder.species == info.species and free > 0
-        else:
-            fits = (c.herb if kind == HERB else c.mushroom) == NONE
-        if fits and (best == NONE or (free, c.canoe) < best_key):
-            best, best_key = c.canoe, (free, c.canoe)
-    return best
+    double), ties by canoe name. NONE: it lies loose (or is a canoe)."""
+    found = _room(display, tile, components)
+    return min(found)[1] if found else NONE
 
 
 def attach(
