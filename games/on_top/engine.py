@@ -413,7 +413,7 @@ class OnTop(Game[OnTopState]):
     def score_position(self, position: Mapping[str, Any]) -> tuple[ScoreSheet, list[int]]:
         components = self.components
         geometry = components.geometry
-        stones = {"box": components.stones_per_player, "revision1": components.revision1[0]}
+        stones = {reading: read.stones_per_player for reading, read in self.read.items()}
         return score_position(position, components.colours, stones,
                               len(geometry.circle_names), sum(geometry.gold))
 

@@ -55,6 +55,10 @@ class Edition:
             cards.remove(self.removed_with_3_or_4)
         return tuple(cards)
 
+    def rounds(self, n_players: int, goal: bool) -> int:
+        """Rounds in a game: the sheet's count, or with end=35_points (``goal``) at most."""
+        return self.goal_cap if goal else self.rounds_by_players[n_players]
+
     def mission(self, number: int) -> Mission:
         return self.missions[number - 1]
 

@@ -117,8 +117,7 @@ class TikiTopple(Game[TikiState]):
 
     def rounds(self, state: TikiState) -> int:
         """The rounds a game has (with end=35_points: at most)."""
-        edition = _edition(state)
-        return edition.goal_cap if state.goal else edition.rounds_by_players[len(state.players)]
+        return _edition(state).rounds(len(state.players), state.goal)
 
     # -- whose turn, what is legal -------------------------------------------------------------
     def actor(self, state: TikiState) -> int:

@@ -35,7 +35,7 @@ def edition_limits(edition_id: str, n_players: int, deck: str = "sheet",
     if "toast" in kinds:
         actions.add("toast")
     actions |= {"pass", "clear"}
-    rounds = edition.goal_cap if goal else edition.rounds_by_players[n_players]
+    rounds = edition.rounds(n_players, goal)
     setup = 1 + n_players * (2 if edition.set_aside else 1)
     turns = n_players * (len(hand) - edition.set_aside)
     return Limits(
