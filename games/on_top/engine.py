@@ -67,10 +67,24 @@ class OnTop(Game[OnTopState]):
             "box: every rhombus shows each colour once, 20 stones a player; revision1: our "
             "first piece data (16 rhombi lacked a colour) and all 21 stones",
         ),
+        OptionSpec(
+            "neutral",
+            ("on", "off"),
+            "on (2-3 players): the colours nobody plays count in circles and place neutral "
+            "stones, which score for nobody; off: those colours count for nobody",
+        ),
+        OptionSpec(
+            "sudden_win",
+            ("off", "last_stone"),
+            "last_stone (ASSUMED, not in our rule text): the first player to place their last "
+            "stone wins at once",
+        ),
     )
     rule_changes = (
         RuleChange(2, "reading", {"box": "revision1"},
                    "rhombi show each colour once; 20 stones a player"),
+        RuleChange(3, "neutral", {"on": "off"},
+                   "with 2-3 players the colours nobody plays place neutral stones"),
     )
 
     def __init__(self, components: Components | None = None) -> None:
@@ -133,10 +147,13 @@ class OnTop(Game[OnTopState]):
             raise BadSetup("the partner game is for 4 players")
         components = self.read[chosen["reading"]]
         cells = (EMPTY,) * len(self.geometry.triangles)
+        counted = self._counted(len(names), chosen)
         return OnTopState(
             players=names,
             partners=partners,
             first_reading=chosen["reading"] == "revision1",
+            neutral=counted > len(names),
+            sudden_win=chosen["sudden_win"] == "last_stone",
             phase="setup",
             seat=0,
             bag=tuple(range(len(components.piece_ids))),
@@ -146,14 +163,18 @@ class OnTop(Game[OnTopState]):
             black_left=components.black_triangles,
             towers=(),
             built=0,
-            stones_left=(components.stones_per_player,) * len(names),
+            stones_left=(components.stones_per_player,) * counted,
         )
+
+    def _counted(self, n_players: int, options: Mapping[str, str]) -> int:
+        """How many colours count in circles: the players', or all of them with neutral=on."""
+        return len(self.components.colours) if options["neutral"] == "on" else n_players
 
     def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
         """The derivations are in ``limits``."""
         if options["partners"] == "on" and n_players != 4:
             raise BadSetup("the partner game is for 4 players")
-        return limits_for(self.read[options["reading"]], n_players)
+        return limits_for(self.read[options["reading"]], self._counted(n_players, options))
 
     # -- playing -------------------------------------------------------------------------------
     def actor(self, state: OnTopState) -> int:
@@ -259,8 +280,7 @@ class OnTop(Game[OnTopState]):
                             "fill (fill).", who)
         if phase == "tower":
             circle, stones = state.towers[state.built]
-            colours = self.components.colours
-            order = ", then ".join(colours[seat] for seat in stones)
+            order = ", then ".join(self._stone_names(state, stones))
             name = self.geometry.circle_names[circle]
             return Sentence("Stones go on circle {circle}, bottom to top: {order} "
                             "(tower {circle}).", {"circle": name, "order": order})
@@ -284,7 +304,7 @@ class OnTop(Game[OnTopState]):
         new_cells[a] = piece * 2
         new_cells[b] = piece * 2 + 1
         wedges = list(state.wedges)
-        n = len(state.players)
+        n = len(state.stones_left)  # the colours that count
         for slot, colour in zip(slots, self._segments(state)[piece], strict=True):
             wedges[slot] = colour if colour < n else NEUTRAL
         placed = state._replace(cells=tuple(new_cells), wedges=tuple(wedges), drawn=EMPTY)
@@ -322,7 +342,8 @@ class OnTop(Game[OnTopState]):
     def _close(self, state: OnTopState, changed: Sequence[int]) -> OnTopState:
         """Decide the tower of every circle the changed triangles just closed, in circle
         order: majority on top, the second place (all of it if tied) below; a tie for first,
-        or nobody's colour at all, gives no tower; a player without stones places none."""
+        or no counted colour at all, gives no tower; a colour without stones places none.
+        Neutral colours (option neutral) take part like players."""
         geometry = self.geometry
         cells = state.cells
         closed = sorted(
@@ -335,7 +356,7 @@ class OnTop(Game[OnTopState]):
         )
         if not closed:
             return state
-        n = len(state.players)
+        n = len(state.stones_left)
         towers = list(state.towers)
         left = list(state.stones_left)
         wedges = state.wedges
@@ -364,7 +385,7 @@ class OnTop(Game[OnTopState]):
         if state.built < len(state.towers):
             return state._replace(phase="tower")
         seat = (state.seat + 1) % len(state.players)
-        if not state.bag or not self._can_place(state.cells):
+        if not state.bag or not self._can_place(state.cells) or self._emptied(state):
             return state._replace(phase="over", seat=seat)
         return state._replace(phase="draw", seat=seat)
 
@@ -400,12 +421,32 @@ class OnTop(Game[OnTopState]):
         ]
 
     def score(self, state: OnTopState) -> ScoreSheet:
-        """Towers always (decided when their circle closes); unplaced stones at the end."""
-        unplaced = state.stones_left if state.phase == "over" else None
+        """Towers always (decided when their circle closes); unplaced stones at the end.
+        A tower topped by a neutral stone scores for nobody."""
+        n = len(state.players)
+        unplaced = state.stones_left[:n] if state.phase == "over" else None
         return score_towers(state.players, self.components.colours, self._towers(state), unplaced)
 
+    def _emptied(self, state: OnTopState) -> list[int]:
+        """With sudden_win=last_stone: the players who have placed their last stone."""
+        if not state.sudden_win:
+            return []
+        return [seat for seat in range(len(state.players)) if not state.stones_left[seat]]
+
     def winners(self, state: OnTopState) -> list[int]:
+        """The highest total; with sudden_win=last_stone whoever placed their last stone
+        first (several at once all win); partners win together."""
+        emptied = self._emptied(state)
+        if emptied and state.phase == "over":
+            if state.partners:
+                return sorted({s for seat in emptied for s in (seat, (seat + 2) % 4)})
+            return emptied
         return best(self.score(state).totals, state.partners)
+
+    def _stone_names(self, state: OnTopState, stones: Sequence[int]) -> list[str]:
+        """Colour names bottom to top, neutral stones marked."""
+        colours, n = self.components.colours, len(state.players)
+        return [colours[s] if s < n else f"{colours[s]} (neutral)" for s in stones]
 
     def _segments(self, state: OnTopState) -> tuple[tuple[int, ...], ...]:
         return self.read["revision1" if state.first_reading else "box"].segments
@@ -438,11 +479,13 @@ class OnTop(Game[OnTopState]):
                     "half": HALVES[cell % 2],
                     "corners": [None if c == NEUTRAL else colours[c] for c in corners],
                 }
+        n = len(state.players)
         towers = [
             {
                 "circle": geometry.circle_names[circle],
                 "gold": geometry.gold[circle],
                 "stones": [colours[seat] for seat in stones],
+                "neutral_top": stones[-1] >= n,
                 "built": number < state.built,
             }
             for number, (circle, stones) in enumerate(state.towers)
@@ -467,7 +510,10 @@ class OnTop(Game[OnTopState]):
             },
             "bag": len(state.bag),
             "black_left": state.black_left,
-            "stones_left": dict(zip(state.players, state.stones_left, strict=True)),
+            "stones_left": dict(zip(state.players, state.stones_left, strict=False)),
+            "neutral_stones_left": {
+                colours[seat]: left for seat, left in enumerate(state.stones_left) if seat >= n
+            },
             "towers": towers,
             "score": sheet.to_json(),
         }
@@ -550,6 +596,8 @@ class OnTop(Game[OnTopState]):
             "players": list(state.players),
             "partners": state.partners,
             "reading": "revision1" if state.first_reading else "box",
+            "neutral": state.neutral,
+            "sudden_win": state.sudden_win,
             "phase": state.phase,
             "seat": state.seat,
             "bag": [ids[piece] for piece in state.bag],
@@ -561,12 +609,16 @@ class OnTop(Game[OnTopState]):
             "towers": [
                 {
                     "circle": geometry.circle_names[circle],
-                    "stones": [state.players[seat] for seat in stones],
+                    "stones": [self._stone_owner(state.players, seat) for seat in stones],
                 }
                 for circle, stones in state.towers
             ],
             "built": state.built,
         }
+
+    def _stone_owner(self, players: Sequence[str], seat: int) -> str:
+        """A player's name, or ``neutral <colour>`` for a neutral stone."""
+        return players[seat] if seat < len(players) else f"neutral {self.components.colours[seat]}"
 
     def state_from_json(self, data: Mapping[str, Any]) -> OnTopState:
         if not isinstance(data, Mapping):
@@ -592,6 +644,13 @@ class OnTop(Game[OnTopState]):
         components = self.read[reading]
         if not isinstance(partners, bool) or (partners and n != 4):
             raise ValueError("partners must be true/false, and true only with 4 players")
+        # states written before rules revision 3 had no neutral stones and no sudden win
+        neutral, sudden_win = data.get("neutral", False), data.get("sudden_win", False)
+        if not isinstance(neutral, bool) or not isinstance(sudden_win, bool):
+            raise ValueError("neutral and sudden_win must be true or false")
+        neutral = neutral and n < len(components.colours)
+        counted = len(components.colours) if neutral else n
+        owners = [self._stone_owner(players, seat) for seat in range(counted)]
         if phase not in PHASES or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError("unknown phase or seat")
         bag = tuple(sorted(ids.index(piece) for piece in data["bag"]))
@@ -610,7 +669,7 @@ class OnTop(Game[OnTopState]):
                 raise ValueError(f"two pieces on one triangle ({text[6:]})")
             cells[a], cells[b] = piece * 2, piece * 2 + 1
             for slot, colour in zip(slots, components.segments[piece], strict=True):
-                wedges[slot] = colour if colour < n else NEUTRAL
+                wedges[slot] = colour if colour < counted else NEUTRAL
         if len(used) != len(ids):
             raise ValueError("rhombi are missing")
         for name in data["black"]:
@@ -622,10 +681,10 @@ class OnTop(Game[OnTopState]):
         if black_left < 0:
             raise ValueError("more black triangles than the box holds")
         towers = []
-        left = [components.stones_per_player] * n
+        left = [components.stones_per_player] * counted
         for entry in data["towers"]:
             circle = geometry.circle_names.index(entry["circle"])
-            stones = tuple(players.index(name) for name in entry["stones"])
+            stones = tuple(owners.index(name) for name in entry["stones"])
             for s in stones:
                 left[s] -= 1
             towers.append((circle, stones))
@@ -637,6 +696,6 @@ class OnTop(Game[OnTopState]):
         if (phase == "place") != (drawn != EMPTY) or not towers_fit:
             raise ValueError(f"phase {phase} does not fit the drawn rhombus or the towers")
         return OnTopState(
-            players, partners, reading == "revision1", phase, seat, bag, drawn, tuple(cells),
-            tuple(wedges), black_left, tuple(towers), built, tuple(left),
+            players, partners, reading == "revision1", neutral, sudden_win, phase, seat, bag,
+            drawn, tuple(cells), tuple(wedges), black_left, tuple(towers), built, tuple(left),
         )

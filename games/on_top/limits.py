@@ -28,12 +28,13 @@ def max_steps(components: Components) -> int:
     return 1 + 2 * turns + fills + towers
 
 
-def score_range(components: Components, n_players: int) -> tuple[int, int]:
+def score_range(components: Components, counted: int) -> tuple[int, int]:
     """The lowest and highest total one player can have, running or final.
 
     Towers only add points, to the player on top, so a total is at least the end penalty of a
     player who placed no stone: -2 x stones per player. A tower holds at most one stone per
-    player, and at most (wedges at the circle - 1): with stones under it the top has 2 wedges or
+    counted colour (the players', and the neutral colours with option neutral=on), and at most
+    (wedges at the circle - 1): with stones under it the top has 2 wedges or
     more and every second at least 1. It scores its stones, doubled on the gold ring. Every
     tower a player tops uses one of their stones, so at best they top their stones' worth of
     the most valuable circles, each with the fullest tower; the penalty only lowers that.
@@ -42,7 +43,7 @@ def score_range(components: Components, n_players: int) -> tuple[int, int]:
     geometry = components.geometry
     values = sorted(
         (
-            min(n_players, len(wedges) - 1) * (2 if gold else 1)
+            min(counted, len(wedges) - 1) * (2 if gold else 1)
             for wedges, gold in zip(geometry.circle_wedges, geometry.gold, strict=True)
         ),
         reverse=True,
@@ -52,7 +53,8 @@ def score_range(components: Components, n_players: int) -> tuple[int, int]:
     return low, high
 
 
-def limits_for(components: Components, n_players: int) -> Limits:
-    """The limits for this many players (the options change none of them)."""
-    low, high = score_range(components, n_players)
+def limits_for(components: Components, counted: int) -> Limits:
+    """The limits when ``counted`` colours count in circles (players plus neutral colours).
+    The sudden win only shortens a game."""
+    low, high = score_range(components, counted)
     return Limits(action_texts(components), max_steps(components), low, high)

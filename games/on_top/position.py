@@ -16,15 +16,16 @@ def score_position(
     circles: int, gold_circles: int,
 ) -> tuple[ScoreSheet, list[int]]:
     """``{"towers": [{"stones": [colour, ... bottom to top], "gold": bool}],
-    "unplaced": {colour: int}, "reading": "box"}``; the players are the colours named, in seat
-    order. Every stone of a player is in a tower or unplaced (``stones`` per reading: 20 in the
-    box reading, 21 in revision1), and the towers fit on the board's circles."""
+    "unplaced": {colour: int}, "neutral": [colour], "reading": "box"}``; the players are the
+    colours named, in seat order, except the neutral ones (2-3 players: their stones score for
+    nobody). Every stone of a player is in a tower or unplaced (``stones`` per reading: 20 in
+    the box reading, 21 in revision1), and the towers fit on the board's circles."""
     if not isinstance(position, Mapping):
         raise BadPosition('an On Top position is a JSON object with "towers" and "unplaced"')
-    unknown = sorted(set(position) - {"towers", "unplaced", "reading"})
+    unknown = sorted(set(position) - {"towers", "unplaced", "neutral", "reading"})
     if unknown:
         raise BadPosition(f"unknown field(s) {', '.join(unknown)}; the fields are towers, "
-                          "unplaced, reading")
+                          "unplaced, neutral, reading")
     reading = position.get("reading", "box")
     if not isinstance(reading, str) or reading not in stones:
         raise BadPosition(f"reading must be one of {', '.join(stones)}, not {reading!r}")
@@ -36,6 +37,10 @@ def score_position(
     if not isinstance(raw_unplaced, Mapping):
         raise BadPosition("unplaced must map a colour to its number of unplaced stones")
     known = ", ".join(colours)
+    neutral = position.get("neutral", [])
+    if (not isinstance(neutral, list) or any(colour not in colours for colour in neutral)
+            or len(set(neutral)) != len(neutral)):
+        raise BadPosition(f"neutral must list colours nobody plays, each once (colours: {known})")
     parsed: list[tuple[list[str], bool]] = []
     for number, entry in enumerate(raw_towers):
         where = f"towers[{number}]"
@@ -60,15 +65,22 @@ def score_position(
     for colour, count in raw_unplaced.items():
         if colour not in colours:
             raise BadPosition(f"unplaced: unknown colour {colour!r} (colours: {known})")
+        if colour in neutral:
+            raise BadPosition(f"unplaced: {colour} is neutral; only players lose points for "
+                              "unplaced stones")
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             raise BadPosition(f"unplaced: {colour} must have a whole number of stones, >= 0")
     named = set(raw_unplaced) | {colour for stones, _ in parsed for colour in stones}
-    playing = [colour for colour in colours if colour in named]
+    playing = [colour for colour in colours if colour in named and colour not in neutral]
     if len(playing) < 2:
-        raise BadPosition("name at least two colours (in towers or unplaced)")
-    seat = {colour: number for number, colour in enumerate(playing)}
+        raise BadPosition("name at least two players' colours (in towers or unplaced)")
+    seat = {colour: number for number, colour in enumerate([*playing, *neutral])}
     towers = [Tower(tuple(seat[c] for c in stones), gold) for stones, gold in parsed]
     unplaced = [raw_unplaced.get(colour, 0) for colour in playing]
+    for colour in neutral:
+        used = sum(colour in stones for stones, _ in parsed)
+        if used > stones_per_player:
+            raise BadPosition(f"neutral {colour} has only {stones_per_player} stones, not {used}")
     for colour in playing:
         used = sum(colour in stones for stones, _ in parsed)
         if used + raw_unplaced.get(colour, 0) > stones_per_player:
@@ -82,5 +94,5 @@ def score_position(
                 f"{used} in towers plus {raw_unplaced.get(colour, 0)} unplaced leaves "
                 f"{stones_per_player - used - raw_unplaced.get(colour, 0)} nowhere"
             )
-    sheet = score_towers(playing, playing, towers, unplaced)
+    sheet = score_towers(playing, [*playing, *neutral], towers, unplaced)
     return sheet, best(sheet.totals, False)

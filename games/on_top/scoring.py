@@ -43,9 +43,12 @@ def score_towers(
     towers: Sequence[Tower],
     unplaced: Sequence[int] | None,
 ) -> ScoreSheet:
-    """The sheet: per player their towers, and (at the end) the unplaced stones."""
+    """The sheet: per player their towers, and (at the end) the unplaced stones. Seats from
+    len(players) up are neutral colours: their towers score for nobody."""
     lines: list[list[ScoreLine]] = [[] for _ in players]
     for tower in towers:
+        if tower.stones[-1] >= len(players):
+            continue
         lines[tower.stones[-1]].append(
             ScoreLine(tower_text(tower, colours), tower_points(tower), tower.sites)
         )

@@ -13,7 +13,8 @@ the order they were closed); over: the game has ended."""
 EMPTY = -1
 BLACK = -2
 NEUTRAL = -1
-"""A wedge no player's colour counts in (an empty or black triangle, or a colour nobody plays)."""
+"""A wedge no colour counts in: an empty or black triangle, or (option neutral=off) a colour
+nobody plays."""
 
 
 class OnTopState(NamedTuple):
@@ -26,6 +27,11 @@ class OnTopState(NamedTuple):
     partners: bool
     first_reading: bool
     """Option reading=revision1: the first piece data and 21 stones (rules revision 1)."""
+    neutral: bool
+    """Option neutral=on with 2-3 players: the colours nobody plays count in circles and place
+    neutral stones (seat numbers from len(players) up are those colours)."""
+    sudden_win: bool
+    """Option sudden_win=last_stone: the first to place their last stone wins at once."""
     phase: str
     seat: int
     """The seat whose turn it is (also during the chance draw for that seat)."""
@@ -44,3 +50,4 @@ class OnTopState(NamedTuple):
     built: int
     """How many of ``towers`` stand on the table; the rest are still to be built."""
     stones_left: tuple[int, ...]
+    """Per counted colour: the players' seats first, then the neutral colours (if any)."""

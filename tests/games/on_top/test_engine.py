@@ -27,12 +27,16 @@ def engine_with_one_colour(colour: int) -> OnTop:
     return OnTop(dataclasses.replace(components, segments=segments))
 
 
-def started(engine: OnTop = GAME, players: Sequence[str] = ("anna", "ben")) -> OnTopState:
-    return engine.apply(engine.initial(list(players)), "start")
+def started(
+    engine: OnTop = GAME, players: Sequence[str] = ("anna", "ben"),
+    options: dict[str, str] | None = None,
+) -> OnTopState:
+    return engine.apply(engine.initial(list(players), options), "start")
 
 
 def closing_position(
-    engine: OnTop, circle: str, others: Sequence[int | None], players: int = 2
+    engine: OnTop, circle: str, others: Sequence[int | None], players: int = 2,
+    options: dict[str, str] | None = None,
 ) -> tuple[OnTopState, str]:
     """A position where four triangles of ``circle`` are covered, their corners at the circle
     showing ``others`` (a seat's colour, or None for a black triangle), and the drawn rhombus
@@ -41,7 +45,7 @@ def closing_position(
     triangles = [t for t, _ in GEOMETRY.circle_wedges[index]]
     text, a, b = next((t, a, b) for t, a, b, _, _ in engine.placements
                       if a in triangles and b in triangles)
-    state = started(engine, [f"p{n}" for n in range(players)])
+    state = started(engine, [f"p{n}" for n in range(players)], options)
     cells, wedges = list(state.cells), list(state.wedges)
     rest = [(t, k) for t, k in GEOMETRY.circle_wedges[index] if t not in (a, b)]
     for (t, k), colour in zip(rest, others, strict=True):
@@ -96,12 +100,17 @@ def test_placing_covers_two_triangles_with_both_halves() -> None:
         GAME.apply(state, "place 2:3 2:2")
 
 
-def test_the_segments_land_counterclockwise_from_half_a_sharp_corner() -> None:
-    state = GAME.apply(GAME.apply(started(), "draw 07"), "place 2:3 1:2")
+@pytest.mark.parametrize("neutral", ["on", "off"])
+def test_the_segments_land_counterclockwise_from_half_a_sharp_corner(neutral: str) -> None:
+    """With neutral=off the colours nobody plays (red, white with two players) count for
+    nobody; with neutral=on every colour counts."""
+    state = started(options={"neutral": neutral})
+    state = GAME.apply(GAME.apply(state, "draw 07"), "place 2:3 1:2")
     slots = GAME.placements[GAME.place_index["place 2:3 1:2"]][4]
     segments = GAME.components.segments[6]
+    assert {2, 3} <= set(segments)
     for slot, colour in zip(slots, segments, strict=True):
-        assert state.wedges[slot] == (colour if colour < 2 else NEUTRAL)
+        assert state.wedges[slot] == (colour if colour < 2 or neutral == "on" else NEUTRAL)
 
 
 def test_refusals_say_why() -> None:
@@ -131,7 +140,7 @@ def test_majority_on_top_second_below() -> None:
     state, text = closing_position(engine, "3:4", [0, 0, 1, None])
     after = engine.apply(state, text)
     assert after.towers == ((GEOMETRY.circle_names.index("3:4"), (1, 0)),)
-    assert after.phase == "tower" and after.stones_left == (19, 19)
+    assert after.phase == "tower" and after.stones_left == (19, 19, 20, 20)  # + neutral
     assert engine.legal_actions(after) == ["tower 3:4"]
     assert "bottom to top: yellow, then blue" in str(engine.describe_step(after))
     built = engine.apply(after, "tower 3:4")
@@ -147,7 +156,7 @@ def test_tied_seconds_all_place_a_stone() -> None:
     state, text = closing_position(engine, "3:4", [1, 2, None, None], players=3)
     after = engine.apply(state, text)
     assert after.towers[0][1] == (1, 2, 0)
-    assert after.stones_left == (19, 19, 19)
+    assert after.stones_left == (19, 19, 19, 20)
 
 
 def test_a_tie_for_first_places_no_stone() -> None:
@@ -155,7 +164,7 @@ def test_a_tie_for_first_places_no_stone() -> None:
     state, text = closing_position(engine, "3:4", [1, 1, None, None])
     after = engine.apply(state, text)
     assert after.towers == () and after.phase == "draw"
-    assert after.stones_left == (20, 20)
+    assert after.stones_left == (20, 20, 20, 20)
 
 
 def test_one_colour_alone_places_only_its_stone() -> None:
@@ -164,12 +173,85 @@ def test_one_colour_alone_places_only_its_stone() -> None:
     assert engine.apply(state, text).towers[0][1] == (1,)
 
 
-def test_colours_nobody_plays_count_for_nobody() -> None:
+def test_with_neutral_off_colours_nobody_plays_count_for_nobody() -> None:
     engine = engine_with_one_colour(3)  # white: a fourth player's colour
-    state, text = closing_position(engine, "3:4", [None, None, None, None])
+    off = {"neutral": "off"}
+    state, text = closing_position(engine, "3:4", [None, None, None, None], options=off)
     assert engine.apply(state, text).towers == ()
+    state, text = closing_position(engine, "3:4", [0, None, None, None], options=off)
+    assert engine.apply(state, text).towers[0][1] == (0,)  # 1 blue against 2 white
+    assert state.stones_left == (20, 20)
+
+
+def test_neutral_colours_place_stones_that_score_for_nobody() -> None:
+    """Two players: the rhombus closing 3:4 brings two white segments; white (nobody's)
+    has the majority, so a neutral white stone tops the tower over blue."""
+    engine = engine_with_one_colour(3)
     state, text = closing_position(engine, "3:4", [0, None, None, None])
-    assert engine.apply(state, text).towers[0][1] == (0,)  # 1 blue against 2 neutral
+    after = engine.apply(state, text)
+    white, circle = 3, GEOMETRY.circle_names.index("3:4")
+    assert after.towers == ((circle, (0, white)),)
+    assert after.stones_left == (19, 20, 20, 19)
+    assert "bottom to top: blue, then white (neutral)" in str(engine.describe_step(after))
+    built = engine.apply(after, "tower 3:4")
+    assert engine.score(built).totals == (0, 0)  # blue's stone is under a neutral one
+    view = engine.view(built, None)
+    assert view["towers"][0]["neutral_top"] and view["neutral_stones_left"] == {
+        "red": 20, "white": 19}
+    assert view["stones_left"] == {"p0": 19, "p1": 20}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_game_with_neutral_stones_is_saved_and_read_back(seed: int) -> None:
+    state = play_out(seed, players=3)
+    neutral = [tower for tower in state.towers if 3 in tower[1]]
+    assert neutral  # white stones stand in some towers
+    saved = GAME.state_to_json(state)
+    assert saved["neutral"] and any(
+        "neutral white" in tower["stones"] for tower in saved["towers"])
+    assert GAME.state_from_json(json.loads(json.dumps(saved))) == state
+    topped = sum(1 for _, stones in state.towers if stones[-1] == 3)
+    lines = sum(len([x for x in lines if x.text.startswith("tower")])
+                for lines in GAME.score(state).lines)
+    assert lines == len(state.towers) - topped  # neutral tops score for nobody
+
+
+def test_neutral_stones_only_with_fewer_than_four_players() -> None:
+    three = GAME.initial(["a", "b", "c"])
+    four = GAME.initial(["a", "b", "c", "d"])
+    assert three.neutral and three.stones_left == (20,) * 4
+    assert not four.neutral and four.stones_left == (20,) * 4
+    assert not GAME.initial(["a", "b"], {"neutral": "off"}).neutral
+
+
+def test_the_sudden_win_ends_the_game_when_a_player_places_the_last_stone() -> None:
+    engine = engine_with_one_colour(0)
+    options = {"sudden_win": "last_stone"}
+    state, text = closing_position(engine, "3:4", [0, 0, 1, None], options=options)
+    state = state._replace(stones_left=(1, 5, 20, 20))
+    after = engine.apply(engine.apply(state, text), "tower 3:4")
+    assert engine.is_terminal(after)
+    assert engine.winners(after) == [0]  # blue: 2 points, yellow 0 but 5 unplaced
+    # without the option the game goes on
+    plain, text = closing_position(engine, "3:4", [0, 0, 1, None])
+    plain = engine.apply(engine.apply(plain._replace(stones_left=(1, 5, 20, 20)), text),
+                         "tower 3:4")
+    assert not engine.is_terminal(plain) and plain.phase == "draw"
+
+
+def test_the_sudden_win_beats_a_higher_total() -> None:
+    """Blue's last stone goes under yellow's: placing it still ends the game, and blue wins
+    though yellow has more points."""
+    engine = engine_with_one_colour(1)  # the closing rhombus brings two yellow corners
+    state, text = closing_position(engine, "3:4", [0, None, None, None],
+                                   options={"sudden_win": "last_stone"})
+    gold = next(c for c in range(len(GEOMETRY.circles)) if GEOMETRY.gold[c])
+    state = state._replace(stones_left=(1, 2, 20, 20), towers=((gold, (1,)),), built=1)
+    after = engine.apply(engine.apply(state, text), "tower 3:4")
+    assert after.towers[-1][1] == (0, 1)
+    # yellow: 2 (gold) + 2 - 1 unplaced x 2 = 2, blue 0
+    assert engine.is_terminal(after) and engine.score(after).totals == (0, 2)
+    assert engine.winners(after) == [0]
 
 
 def test_a_player_without_stones_places_none() -> None:
@@ -259,6 +341,7 @@ def play_out(seed: int, players: int = 2, options: dict[str, str] | None = None)
 def test_the_game_ends_when_no_rhombus_fits_and_unplaced_stones_cost_two(seed: int) -> None:
     final = play_out(seed)
     assert not final.bag or not GAME._can_place(final.cells)
+    assert len(final.stones_left) == 4  # two players, two neutral colours
     sheet = GAME.score(final)
     for seat, lines in enumerate(sheet.lines):
         left = final.stones_left[seat]
@@ -267,7 +350,7 @@ def test_the_game_ends_when_no_rhombus_fits_and_unplaced_stones_cost_two(seed: i
         used = sum(len(stones) for c, stones in final.towers if stones[-1] == seat)
         assert sum(line.points for line in lines if line.text.startswith("tower")) >= used
     assert final.stones_left == tuple(
-        20 - sum(seat in stones for _, stones in final.towers) for seat in range(2)
+        20 - sum(seat in stones for _, stones in final.towers) for seat in range(4)
     )
 
 

@@ -63,8 +63,10 @@ def test_player_counts_and_options_change_only_the_score_ceiling() -> None:
     assert {lim.min_score for lim in limits.values()} == {
         -UNPLACED_PENALTY * COMPONENTS.stones_per_player
     }
-    highs = [GAME.limits(n).max_score for n in (2, 3, 4)]
+    highs = [GAME.limits(n, {"neutral": "off"}).max_score for n in (2, 3, 4)]
     assert highs == sorted(set(highs))  # more players, taller towers
+    # neutral stones make towers as tall as with four players
+    assert {GAME.limits(n).max_score for n in (2, 3, 4)} == {highs[-1]}
     assert GAME.limits(4, {"partners": "on"}) == GAME.limits(4)  # totals stay per player
 
 
@@ -166,20 +168,23 @@ def test_nobody_placing_a_stone_is_exactly_min_score(players: int) -> None:
 def test_topping_the_best_circles_with_every_stone_is_exactly_max_score(players: int) -> None:
     """The first colour on top of the fullest tower on the gold circles first, then plain
     ones, until its stones run out: that is max_score, and one more tower would need a stone
-    it lacks (the scorer refuses it, as it refuses a colour twice in a tower)."""
-    limits = GAME.limits(players)
-    colours = list(COMPONENTS.colours[:players])
-    stack = [*colours[1:], colours[0]]
-    golds = sorted(GEOMETRY.gold, reverse=True)
-    towers = [{"stones": stack, "gold": gold} for gold in golds]
-    stones = COMPONENTS.stones_per_player
-    sheet, winners = GAME.score_position({"towers": towers[:stones]})
-    assert sheet.totals[0] == limits.max_score and winners == [0]
-    assert all(total == 0 for total in sheet.totals[1:])
-    with pytest.raises(BadPosition, match=f"only {stones} stones"):
-        GAME.score_position({"towers": towers[: stones + 1]})
-    with pytest.raises(BadPosition, match="at most one stone"):
-        GAME.score_position({"towers": [{"stones": [*stack, colours[0]], "gold": True}]})
+    it lacks (the scorer refuses it, as it refuses a colour twice in a tower). With neutral
+    stones (the default) the colours nobody plays fill the towers too."""
+    for neutral in ("on", "off"):
+        limits = GAME.limits(players, {"neutral": neutral})
+        colours = list(COMPONENTS.colours[:players])
+        others = list(COMPONENTS.colours[players:]) if neutral == "on" else []
+        stack = [*colours[1:], *others, colours[0]]
+        golds = sorted(GEOMETRY.gold, reverse=True)
+        towers = [{"stones": stack, "gold": gold} for gold in golds]
+        stones = COMPONENTS.stones_per_player
+        sheet, winners = GAME.score_position({"towers": towers[:stones], "neutral": others})
+        assert sheet.totals[0] == limits.max_score and winners == [0]
+        assert all(total == 0 for total in sheet.totals[1:]) and len(sheet.totals) == players
+        with pytest.raises(BadPosition, match=f"only {stones} stones"):
+            GAME.score_position({"towers": towers[: stones + 1], "neutral": others})
+        with pytest.raises(BadPosition, match="at most one stone"):
+            GAME.score_position({"towers": [{"stones": [*stack, colours[0]], "gold": True}]})
 
 
 def test_the_fullest_tower_the_ceiling_assumes_is_built_by_the_rules() -> None:

@@ -63,7 +63,7 @@ def test_players_are_the_colours_named_in_seat_order() -> None:
         ({"towers": [{"stones": []}]}, "bottom to top"),
         ({"towers": [{"stones": ["red"], "gold": "yes"}], "unplaced": {"blue": 0}}, "gold"),
         ({"unplaced": {"red": -1, "blue": 0}}, "whole number"),
-        ({"unplaced": {"red": 20}}, "at least two colours"),
+        ({"unplaced": {"red": 20}}, "at least two players' colours"),
         ({"towers": [{"stones": ["red"]}], "unplaced": {"red": 20, "blue": 20}}, "only 20"),
         ({"towers": [{"stones": ["red"]}], "unplaced": {"red": 18, "blue": 20}},
          "1 in towers plus 18 unplaced leaves 1 nowhere"),
