@@ -1,10 +1,13 @@
-"""MFRC522 over SPI: just enough to read ISO 14443-A UIDs fast (4, 7 or 10 bytes).
+"""MFRC522 over SPI: just enough to read ISO 14443-A UIDs fast (4, 7 or 10 bytes), one tag or
+every tag in the field.
 
 Implements the reader interface that hub.py expects: ``version()``, ``init()``,
-``read_uid(expected)``. Every scan wakes the tag with WUPA and puts it back to sleep with HLTA,
-so a tag that stays on the reader answers again next scan. When the hub already knows the UID
-on this reader, ``read_uid`` only SELECTs that UID (no anticollision), which is the common,
-cheap case: most readers see the same tag scan after scan.
+``read_uid(expected)``, and ``inventory(known)`` for a field holding several tags (a stack of
+tiles, a tower). Every scan wakes tags with WUPA and puts them back to sleep with HLTA, so a tag
+that stays on the reader answers again next scan. A UID the hub already knows is only SELECTed
+(no anticollision), which is the common, cheap case. New tags are found with REQA, which halted
+tags ignore, and the bit-oriented anticollision of ISO/IEC 14443-3 (6.5.3): at each bit where
+the answers collide the driver picks the tags with a 1 there and walks on, one UID at a time.
 
 A dead or missing chip never hangs the loop: every wait has a deadline and raises
 ``ReaderBusError`` (an OSError), which the hub counts and reports as a reader fault.
@@ -37,13 +40,29 @@ TRANSCEIVE = 0x0C
 SOFT_RESET = 0x0F
 
 # PICC commands.
+REQA = 0x26
 WUPA = 0x52
 SELECT = (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
 HLTA = 0x50
 
+MAX_TAGS = 8
+"""The most tags one inventory reads (a tower of On Top stones holds at most four)."""
 TIMER_TICKS = 20  # 20 x 25 us = 0.5 ms: an ISO 14443-A tag answers within ~0.1 ms
 DEADLINE_US = 5000  # longest we wait for the chip itself before calling it a bus fault
+
+
+def _bits(data: bytes) -> list:
+    """Air order: each byte least significant bit first."""
+    return [(byte >> k) & 1 for byte in data for k in range(8)]
+
+
+def _pack(bits: list) -> bytes:
+    out = bytearray((len(bits) + 7) // 8)
+    for i, bit in enumerate(bits):
+        if bit:
+            out[i // 8] |= 1 << (i % 8)
+    return bytes(out)
 
 
 def crc_a(data: bytes) -> bytes:
@@ -128,37 +147,100 @@ class Mfrc522:
         self.write(RF_CFG, 0x48)  # receiver gain 33 dB: short range, so neighbours are not read
         self._set_bits(TX_CONTROL, 0x03)  # antenna on, and it stays on
 
+    def antenna(self, on: bool) -> None:
+        """Switch the field on or off (a hub with a field schedule keeps only one class on)."""
+        value = self.read(TX_CONTROL)
+        self.write(TX_CONTROL, value | 0x03 if on else value & ~0x03)
+
     def read_uid(self, expected: bytes | None = None) -> bytes | None:
-        """UID of the tag on this reader, or None when there is none."""
-        if self._transceive(bytes((WUPA,)), 7) is None:
+        """UID of a tag on this reader (``expected`` if it is still there), or None."""
+        if not self._request(WUPA):
             return None
         if expected:
             if self._select_known(expected):
                 self._halt()
                 return bytes(expected)
             # Another tag: the failed SELECT sent it back to IDLE, so wake it again.
-            if self._transceive(bytes((WUPA,)), 7) is None:
+            if not self._request(WUPA):
                 return None
         uid = self._anticollision()
         if uid is not None:
             self._halt()
         return uid
 
+    def inventory(self, known: tuple = ()) -> list:
+        """Every tag in the field: each ``known`` UID is checked (WUPA, SELECT, HLTA; a miss
+        is checked once more at once before it counts), then REQA, which the halted tags
+        ignore, finds the new ones one by one until nobody answers."""
+        present = []
+        for uid in known:
+            for _ in range(2):
+                if self._request(WUPA) and self._select_known(uid):
+                    self._halt()
+                    present.append(bytes(uid))
+                    break
+        for _ in range(MAX_TAGS - len(present)):
+            if not self._request(REQA):
+                break
+            uid = self._anticollision()
+            if uid is None:
+                break  # a garbled answer: the next scan tries again
+            self._halt()
+            if uid not in present:
+                present.append(uid)
+        return present
+
     # -- ISO 14443-3 ----------------------------------------------------------------------
 
-    def _transceive(
-        self, data: bytes, last_bits: int = 0, answer_expected: bool = True
-    ) -> bytes | None:
-        """Send a frame and return the answer, or None if no tag answered in time.
+    def _transceive(self, data: bytes, answer_expected: bool = True) -> bytes | None:
+        """Send a frame of whole bytes and return the answer, or None if no tag answered in
+        time or the answer was garbled.
 
         With answer_expected=False (HLTA) it returns as soon as the frame is sent: waiting
         for the timer to prove the silence would cost a timeout per reader per scan."""
+        if not self._send(data, 0, answer_expected):
+            return None
+        if self.read(ERROR) & 0x1B:  # buffer overflow, collision, parity or protocol error
+            return None
+        return self.read_fifo(self.read(FIFO_LEVEL))
+
+    def _request(self, command: int) -> bool:
+        """REQA or WUPA (a 7-bit short frame): did any tag answer? Differing ATQAs of several
+        tags collide, and that still means tags are there."""
+        return self._send(bytes((command,)), 7, True)
+
+    def _transceive_bits(self, bits: list) -> tuple:
+        """Send a bit-oriented anticollision frame; returns (answer bits up to the first
+        collision, the collision's index or None), or (None, None) for silence or noise."""
+        extra = len(bits) % 8
+        if not self._send(_pack(bits), extra, True, extra):
+            return None, None
+        error = self.read(ERROR)
+        if error & 0x13:  # buffer overflow, parity or protocol error: noise, not tags
+            return None, None
+        count = self.read(FIFO_LEVEL)
+        rx_last = self.read(CONTROL) & 0x07
+        received = _bits(self.read_fifo(count))[extra:]
+        if rx_last:
+            received = received[: count * 8 - (8 - rx_last) - extra]
+        if not error & 0x08:
+            return received, None
+        coll = self.read(COLL)
+        if coll & 0x20:  # CollPosNotValid: beyond the 32 bits a position can name
+            return None, None
+        position = (coll & 0x1F) or 32
+        return received[: position - 1], position - 1
+
+    def _send(self, data: bytes, last_bits: int, answer_expected: bool, align: int = 0) -> bool:
+        """Transceive ``data`` (``last_bits`` valid in its last byte; the answer's first bit
+        stored at bit ``align``): True when an answer came, False for silence or a sent HLTA.
+        """
         self.write(COMMAND, IDLE)
         self.write(COM_IRQ, 0x7F)
         self.write(FIFO_LEVEL, 0x80)
         self.write_fifo(data)
         self.write(COMMAND, TRANSCEIVE)
-        self.write(BIT_FRAMING, 0x80 | last_bits)  # StartSend
+        self.write(BIT_FRAMING, 0x80 | (align << 4) | last_bits)  # StartSend
         deadline = self.clock.ticks_add(self.clock.ticks_us(), DEADLINE_US)
         while True:
             irq = self.read(COM_IRQ)
@@ -166,16 +248,13 @@ class Mfrc522:
                 raise ReaderBusError("MFRC522 reads all ones: MISO stuck high")
             if not answer_expected and irq & 0x40:  # TxIRq: the frame is out
                 self.write(COMMAND, IDLE)
-                return None
+                return False
             if irq & 0x30:  # RxIRq or IdleIRq: an answer came
-                break
+                return True
             if irq & 0x01:  # TimerIRq: nobody answered
-                return None
+                return False
             if self.clock.ticks_diff(deadline, self.clock.ticks_us()) < 0:
                 raise ReaderBusError("MFRC522 never finished a transceive")
-        if self.read(ERROR) & 0x1B:  # buffer overflow, collision, parity or protocol error
-            return None
-        return self.read_fifo(self.read(FIFO_LEVEL))
 
     def _select(self, level: int, four: bytes) -> int | None:
         """SELECT one cascade level with its four UID bytes; returns SAK or None."""
@@ -187,12 +266,26 @@ class Mfrc522:
         return answer[0]
 
     def _anticollision(self) -> bytes | None:
+        """One UID among the woken tags: per cascade level, walk the 40 bits (4 UID bytes and
+        BCC), taking the 1 branch at each collision, then SELECT it."""
         uid = b""
         for level in range(3):
             self.write(COLL, 0x80)  # clear ValuesAfterColl
-            answer = self._transceive(bytes((SELECT[level], 0x20)))
-            if answer is None or len(answer) != 5:
+            known = []
+            while len(known) < 40:
+                n = len(known)
+                nvb = ((2 + n // 8) << 4) | (n % 8)
+                answer, collision = self._transceive_bits(
+                    _bits(bytes((SELECT[level], nvb))) + known)
+                if answer is None:
+                    return None
+                known += answer
+                if collision is None:
+                    break
+                known.append(1)
+            if len(known) != 40:
                 return None
+            answer = _pack(known)
             if answer[0] ^ answer[1] ^ answer[2] ^ answer[3] != answer[4]:
                 return None
             sak = self._select(level, answer[:4])

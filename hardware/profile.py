@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import HardwareError
+from .field_schedule import DEFAULT_RADIO, RadioSettings
 
 PROFILES_DIR = Path(__file__).parent / "profiles"
 LED_DRIVERS = ("neopixel", "neopixel_spi", "recording")
@@ -87,6 +88,8 @@ class BoardProfile:
     settle_ms: int
     web_token: str
     source: Path
+    radio: RadioSettings = DEFAULT_RADIO
+    """The board's radio geometry (the optional ``[radio]`` table; defaults otherwise)."""
 
     @property
     def sites(self) -> tuple[str, ...]:
@@ -286,7 +289,8 @@ def parse_profile(
     data: dict[str, Any], source: Path, known_sites: Collection[str] | None = None
 ) -> BoardProfile:
     check = _Checker(source)
-    top = ("name", "game", "settle_ms", "web_token", "hub", "readers", "leds", "buttons", "colours")
+    top = ("name", "game", "settle_ms", "web_token", "hub", "readers", "leds", "buttons", "colours",
+           "radio")
     check.known_keys(data, top, "top level")
     hub = check.table(data, "hub")
     check.known_keys(hub, ("url", "baudrate"), "[hub]")
@@ -316,7 +320,28 @@ def parse_profile(
         settle_ms=check.number(data, "settle_ms", "top level", 50, 10_000, integer=True),
         web_token=token,
         source=source,
+        radio=_radio(check, data),
     )
+
+
+RADIO_RANGES = {
+    "pitch_mm": (5.0, 200.0), "antenna_mm": (5.0, 200.0), "reach_mm": (1.0, 200.0),
+    "interference_mm": (0.0, 2000.0), "power_up_ms": (0.0, 50.0), "field_ma": (0.0, 500.0),
+    "chip_ma": (0.0, 100.0), "max_fields_on": (1, 64),
+}
+"""What a ``[radio]`` key may hold (millimetres, milliseconds, milliamperes)."""
+
+
+def _radio(check: _Checker, data: dict[str, Any]) -> RadioSettings:
+    table = check.table(data, "radio", optional=True)
+    check.known_keys(table, RADIO_RANGES, "[radio]")
+    defaults = RadioSettings()
+    values = {
+        key: check.number(table, key, "[radio]", low, high, default=getattr(defaults, key),
+                          integer=isinstance(low, int))
+        for key, (low, high) in RADIO_RANGES.items()
+    }
+    return RadioSettings(**values)
 
 
 def load_profile(path: str | Path, known_sites: Collection[str] | None = None) -> BoardProfile:

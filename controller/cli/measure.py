@@ -211,3 +211,33 @@ async def led_latency(events: int, rate: float,
         "settle_ms_added_by_profile": profile.settle_ms,
         "rss_mb_peak": round(peak, 1),
     }
+
+
+def tags_at_game_end(game: Game[Any], seed: int = 0) -> dict[str, int]:
+    """The pieces on the board at the end of a seeded random game with the most players, one
+    tag each (stacks under them, such as covered cards or a tower's lower stones, are not
+    counted yet: boards report the top piece)."""
+    rng = random.Random(seed)
+    state = game.initial(seat_names(game.max_players))
+    while not game.is_terminal(state):
+        state = game.apply(state, random_step(game, state, rng))
+    return dict.fromkeys(game.board(state), 1)
+
+
+def hub_scan_figures(game: Game[Any], profile: Any, uid_bytes: int = 7) -> dict[str, Any]:
+    """The scheduled scan of a game's profile with the tags of a finished game: readers,
+    field classes, scan time, the worst time for a tag to be seen, currents."""
+    from hardware.field_schedule import field_classes, layout_mm
+    from hardware.scan_timing import scheduled_scan
+
+    where = {site.id: (site.x, site.y) for site in game.sites(game.max_players)}
+    positions = layout_mm({reader: where[site] for reader, site in profile.readers.items()
+                           if site in where}, profile.radio)
+    classes = field_classes(positions, profile.radio)
+    tags = tags_at_game_end(game)
+    held = {reader: (uid_bytes,) * tags.get(site, 0) for reader, site in profile.readers.items()}
+    figures = scheduled_scan(classes, held, profile.radio)
+    return {"game": game.id, "readers": figures.readers, "hubs": 1,
+            "field_classes": figures.field_classes, "tags": sum(tags.values()),
+            "scan_ms": figures.scan_ms, "worst_seen_ms": figures.worst_seen_ms,
+            "field_ma": figures.field_ma, "peak_ma": figures.peak_ma}

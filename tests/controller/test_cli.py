@@ -268,3 +268,20 @@ def test_hardware_errors_are_one_line_with_exit_code_two(capsys, tmp_path) -> No
     code, _, err = run(capsys, "run", "--profile", str(broken))
     assert code == 2 and err.startswith("tabletop run: broken.toml: not valid TOML")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_bench_hub_prints_the_scan_per_game(capsys) -> None:
+    code, out, _ = run(capsys, "bench", "hub", "--seconds", "0.05")
+    assert code == 0 and "field classes" in out and "hanging_gardens" in out
+    code, out, _ = run(capsys, "bench", "hub", "--seconds", "0.05", "--json")
+    figures = json.loads(out)
+    games = {row["game"]: row for row in figures["games"]}
+    assert set(games) == {"hanging_gardens", "on_top", "tiki_topple", "topiary", "trapper"}
+    keys = {"game", "readers", "hubs", "field_classes", "scan_ms", "worst_seen_ms",
+            "field_ma", "peak_ma"}
+    assert all(keys <= set(row) for row in games.values())
+    assert games["hanging_gardens"]["readers"] == 234 and games["tiki_topple"]["readers"] == 10
+    for row in games.values():
+        assert row["worst_seen_ms"] > row["scan_ms"] > 0
+        assert row["peak_ma"] >= row["field_ma"] > 0
+    assert figures["decoded_frames_per_second"] > 0

@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 MPY_FAKES = Path(__file__).parent / "mpy"
 VECTORS = ROOT / "hardware" / "protocol_vectors.json"
+RADIO = (ROOT / "simulator" / "iso14443.py", ROOT / "simulator" / "virtual_mfrc522.py")
+"""The simulator's register-level chip and the ISO 14443-A tags in its field."""
 
 PRELUDE = """
 import sys, json
@@ -45,7 +47,7 @@ class MicroPythonFailed(AssertionError):
 def run_micropython(workdir: Path, script: str) -> Any:
     """Run `script` in MicroPython with the firmware importable; return what it reported."""
     workdir.mkdir(parents=True, exist_ok=True)
-    for source in [*FIRMWARE.glob("*.py"), *MPY_FAKES.glob("*.py"), VECTORS]:
+    for source in [*FIRMWARE.glob("*.py"), *MPY_FAKES.glob("*.py"), VECTORS, *RADIO]:
         shutil.copy(source, workdir / source.name)
     try:
         result = run(

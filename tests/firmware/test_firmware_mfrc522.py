@@ -1,5 +1,5 @@
 """The real MFRC522 driver and chip-select wiring under MicroPython, against a register-level
-fake chip with an ISO 14443-A tag model (tests/firmware/mpy/fake_mfrc522.py)."""
+fake chip with an ISO 14443-A tag model (simulator/virtual_mfrc522.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import time
 from binascii import hexlify
 hx = lambda b: hexlify(b or b'').decode()
 import machine
-from fake_mfrc522 import FakeChip, FakeTag
+from virtual_mfrc522 import VirtualChip, ready_tag
 from mfrc522 import Mfrc522, ReaderBusError
 spi = machine.SPI(0)
 def reader(pin, chip):
@@ -24,11 +24,11 @@ def test_reads_4_7_and_10_byte_uids_and_sees_empty_readers(
     micropython: Callable[[str], Any],
 ) -> None:
     out = micropython(SETUP + """
-chips = [FakeChip() for _ in range(4)]
+chips = [VirtualChip() for _ in range(4)]
 readers = [reader(10 + i, c) for i, c in enumerate(chips)]
 uids = [b'\\x04\\xa1\\xb2\\xc3', b'\\x04\\x11\\x22\\x33\\x44\\x55\\x66', bytes(range(1, 11)), None]
 for chip, uid in zip(chips, uids):
-    chip.tag = FakeTag(uid) if uid else None
+    chip.tag = ready_tag(uid) if uid else None
 res = {'versions': [r.version() for r in readers]}
 for r in readers:
     r.init()
@@ -47,15 +47,15 @@ report(res)
 
 def test_known_uid_is_checked_with_select_only(micropython: Callable[[str], Any]) -> None:
     out = micropython(SETUP + """
-chip = FakeChip()
+chip = VirtualChip()
 r = reader(5, chip)
 r.init()
-chip.tag = FakeTag(b'\\x04\\x11\\x22\\x33\\x44\\x55\\x66')
+chip.tag = ready_tag(b'\\x04\\x11\\x22\\x33\\x44\\x55\\x66')
 uid = r.read_uid()
 before = chip.transceives
 same = r.read_uid(uid)
 cheap = chip.transceives - before
-chip.tag = FakeTag(b'\\x04\\x99\\x88\\x77\\x66\\x55\\x44')   # swapped between two scans
+chip.tag = ready_tag(b'\\x04\\x99\\x88\\x77\\x66\\x55\\x44')   # swapped between two scans
 swapped = r.read_uid(uid)
 report({'same': hx(same), 'cheap': cheap, 'full': before, 'swapped': hx(swapped)})
 """)
@@ -66,7 +66,7 @@ report({'same': hx(same), 'cheap': cheap, 'full': before, 'swapped': hx(swapped)
 
 def test_dead_chip_is_a_bus_error_not_a_hang(micropython: Callable[[str], Any]) -> None:
     out = micropython(SETUP + """
-chip = FakeChip(dead=True)
+chip = VirtualChip(dead=True)
 r = reader(6, chip)
 version = r.version()
 try:
@@ -85,9 +85,9 @@ def test_hub_with_real_driver_end_to_end(micropython: Callable[[str], Any]) -> N
 import binascii
 from hub import Hub
 from fakes import FakePort
-chips = [FakeChip(), FakeChip(dead=True), FakeChip()]
+chips = [VirtualChip(), VirtualChip(dead=True), VirtualChip()]
 readers = [reader(20 + i, c) for i, c in enumerate(chips)]
-chips[2].tag = FakeTag(b'\\x04\\xa1\\xb2\\xc3')
+chips[2].tag = ready_tag(b'\\x04\\xa1\\xb2\\xc3')
 port = FakePort()
 hub = Hub(readers, port, time, 'fw')
 hub.boot()

@@ -6,15 +6,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hardware.scan_timing import TRANSFERS, scan_period_ms
+from hardware.scan_timing import (
+    INVENTORY_TRANSFERS,
+    SWITCH_TRANSFERS,
+    TRANSACTIONS,
+    TRANSFERS,
+    scan_period_ms,
+)
 
 
 def test_model_transfer_counts_match_the_driver(micropython: Callable[[str], Any]) -> None:
     counted = micropython("""
 import machine
-from fake_mfrc522 import FakeChip, FakeTag
+from virtual_mfrc522 import VirtualChip, ready_tag
 from mfrc522 import Mfrc522
-chip = FakeChip()
+chip = VirtualChip()
 machine.CHIPS[3] = chip
 cs = machine.Pin(3, machine.Pin.OUT, value=1)
 reader = Mfrc522(machine.SPI(0), cs)
@@ -23,14 +29,31 @@ def transfers(call):
     cs.history.clear()
     call()
     return cs.history.count(0)
-out = {'empty': transfers(lambda: reader.read_uid())}
+def frames(call):
+    before = chip.transceives
+    call()
+    return chip.transceives - before
+one = {'empty': transfers(lambda: reader.read_uid())}
+many = {'idle': transfers(lambda: reader.inventory())}
+sent = {'idle': frames(lambda: reader.inventory())}
+switch = transfers(lambda: (reader.antenna(False), reader.antenna(True)))
 for n, uid in ((4, b'\\x04\\x01\\x02\\x03'), (7, b'\\x04\\x01\\x02\\x03\\x04\\x05\\x06')):
-    chip.tag = FakeTag(uid)
-    out['new%d' % n] = transfers(lambda: reader.read_uid())
-    out['known%d' % n] = transfers(lambda: reader.read_uid(uid))
-report(out)
+    chip.tag = ready_tag(uid)
+    one['new%d' % n] = transfers(lambda: reader.read_uid())
+    one['known%d' % n] = transfers(lambda: reader.read_uid(uid))
+    chip.tag = ready_tag(uid)  # a fresh tag, not halted: REQA finds it
+    many['new%d' % n] = transfers(lambda: reader.inventory()) - many['idle']
+    many['known%d' % n] = transfers(lambda: reader.inventory((uid,))) - many['idle']
+    chip.tag = ready_tag(uid)
+    sent['new%d' % n] = frames(lambda: reader.inventory()) - sent['idle']
+    sent['known%d' % n] = frames(lambda: reader.inventory((uid,))) - sent['idle']
+sent['switch'] = 2
+report({'one': one, 'many': many, 'switch': switch, 'sent': sent})
 """)
-    assert counted == TRANSFERS
+    assert counted["one"] == TRANSFERS
+    assert counted["many"] == INVENTORY_TRANSFERS
+    assert counted["switch"] == SWITCH_TRANSFERS
+    assert counted["sent"] == TRANSACTIONS
 
 
 def test_period_grows_with_occupied_readers() -> None:
