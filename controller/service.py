@@ -113,7 +113,7 @@ class TableService:
                 self.tracker.tag_left(event.reader, uid_hex(event.uid), now)
             elif isinstance(event, Snapshot):
                 self.tracker.snapshot(
-                    {n: uid_hex(r.uid) if r.uid else None for n, r in enumerate(event.readers)},
+                    {n: [uid_hex(uid) for uid in r.uids] for n, r in enumerate(event.readers)},
                     now,
                 )
             line = self.health.note(event)

@@ -1,13 +1,15 @@
 """From reader events to the observed board ``{site: piece}``, and whether it has settled.
 
-A hand sliding tiles must not be read half way, so the referee only looks at the board once
-nothing has changed for the profile's settle time. Tags the registry does not know are kept
-apart and reported, never guessed.
+A reader's field may hold several tags (a card laid over cards, a tower of stones): per site the
+tracker keeps them as a stack in the order they arrived, the newest on top, and the board shows
+the top piece. A hand sliding tiles must not be read half way, so the referee only looks at the
+board once nothing has changed for the profile's settle time. Tags the registry does not know
+are kept apart and reported, never guessed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 
@@ -24,30 +26,42 @@ class Tracker:
     piece_of: Callable[[str], str | None]
     """The tag registry: UID (hex) to piece id, None for a tag it does not know."""
     settle_seconds: float
-    _uids: dict[str, str] = field(default_factory=dict)
+    _stacks: dict[str, list[str]] = field(default_factory=dict)
+    """Per site the UIDs in its reader's field, bottom (first to arrive) to top."""
     _last_change: float = float("-inf")
 
     def tag_arrived(self, reader: int, uid: str, now: float) -> None:
         site = self._site(reader)
-        if site is not None and self._uids.get(site) != uid:
-            self._uids[site] = uid
+        if site is None:
+            return
+        stack = self._stacks.setdefault(site, [])
+        if uid not in stack:
+            stack.append(uid)
             self._last_change = now
 
     def tag_left(self, reader: int, uid: str, now: float) -> None:
         site = self._site(reader)
-        if site is not None and self._uids.get(site) == uid:
-            del self._uids[site]
+        stack = self._stacks.get(site, []) if site is not None else []
+        if uid in stack:
+            stack.remove(uid)
+            if not stack:
+                del self._stacks[site]  # type: ignore[arg-type]
             self._last_change = now
 
-    def snapshot(self, uids: Mapping[int, str | None], now: float) -> None:
-        """Replace everything with a full snapshot from the hub (after connect or a gap)."""
-        seen = {
-            site: uid
-            for reader, uid in uids.items()
-            if uid and (site := self._site(reader)) is not None
-        }
-        if seen != self._uids:
-            self._uids = seen
+    def snapshot(self, uids: Mapping[int, str | Sequence[str] | None], now: float) -> None:
+        """Replace everything with a full snapshot from the hub (after connect or a gap): per
+        reader its tags in arrival order. Tags still present keep their place in a stack; new
+        ones go on top in the hub's order."""
+        seen: dict[str, list[str]] = {}
+        for reader, given in uids.items():
+            site = self._site(reader)
+            listed = [given] if isinstance(given, str) else list(given or ())
+            if site is None or not listed:
+                continue
+            kept = [uid for uid in self._stacks.get(site, []) if uid in listed]
+            seen[site] = kept + [uid for uid in listed if uid not in kept]
+        if seen != self._stacks:
+            self._stacks = seen
             self._last_change = now
 
     def _site(self, reader: int) -> str | None:
@@ -55,15 +69,24 @@ class Tracker:
 
     @property
     def board(self) -> dict[str, str]:
-        """Sites holding a known piece."""
-        pieces = {site: self.piece_of(uid) for site, uid in self._uids.items()}
+        """Sites whose top tag is a known piece, with that piece."""
+        pieces = {site: self.piece_of(stack[-1]) for site, stack in self._stacks.items()}
         return {site: piece for site, piece in sorted(pieces.items()) if piece is not None}
+
+    @property
+    def stacks(self) -> dict[str, tuple[str, ...]]:
+        """Every site's stack bottom to top: pieces, or ``uid:HEX`` for unknown tags."""
+        return {
+            site: tuple(self.piece_of(uid) or f"uid:{uid}" for uid in stack)
+            for site, stack in sorted(self._stacks.items())
+        }
 
     @property
     def unknown(self) -> tuple[UnknownTag, ...]:
         return tuple(
             UnknownTag(site, uid)
-            for site, uid in sorted(self._uids.items())
+            for site, stack in sorted(self._stacks.items())
+            for uid in stack
             if self.piece_of(uid) is None
         )
 

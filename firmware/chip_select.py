@@ -3,7 +3,10 @@
 Both give the MFRC522 driver an object with ``value(v)``, like a ``machine.Pin``, so the driver
 does not care how the board is wired. With multiplexers (74HC4067, docs/wiring.md) reader i is
 channel ``i % 16`` of mux ``i // 16``: four shared address lines pick the channel, each mux
-has its own active-low enable, and one GPIO drives the common pin low to select.
+has its own active-low enable, and one GPIO drives the common pin low to select. The address
+and enable stay set between accesses (the common pin high deselects), so the many register
+accesses of one transaction toggle one pin each, as a direct chip select does; the address
+lines only change when another reader is selected.
 """
 
 CHANNELS = 16
@@ -18,6 +21,7 @@ class MuxBank:
         self.address_pins = address_pins
         self.enable_pins = enable_pins
         self.signal_pin = signal_pin
+        self.current = None  # the reader the address and enable lines point at
         signal_pin.value(1)
         for pin in enable_pins:
             pin.value(1)
@@ -27,15 +31,18 @@ class MuxBank:
         return CHANNELS * len(self.enable_pins)
 
     def select(self, index: int) -> None:
-        channel = index % CHANNELS
-        for bit, pin in enumerate(self.address_pins):
-            pin.value((channel >> bit) & 1)
-        self.enable_pins[index // CHANNELS].value(0)
+        if index != self.current:
+            if self.current is not None and self.current // CHANNELS != index // CHANNELS:
+                self.enable_pins[self.current // CHANNELS].value(1)
+            channel = index % CHANNELS
+            for bit, pin in enumerate(self.address_pins):
+                pin.value((channel >> bit) & 1)
+            self.enable_pins[index // CHANNELS].value(0)
+            self.current = index
         self.signal_pin.value(0)
 
     def release(self, index: int) -> None:
-        self.signal_pin.value(1)
-        self.enable_pins[index // CHANNELS].value(1)
+        self.signal_pin.value(1)  # the channel's chip select goes high: deselected
 
 
 class MuxChannel:

@@ -3,7 +3,7 @@
 Pin numbers are RP2040 GPIO numbers (GPn on a Raspberry Pi Pico). See docs/wiring.md.
 """
 
-FIRMWARE_VERSION = "tabletop-hub 1.0.0"
+FIRMWARE_VERSION = "tabletop-hub 2.0.0"
 
 # SPI bus shared by every reader (SPI0 on the Pico's default pins).
 SPI_ID = 0
@@ -21,6 +21,12 @@ MUX_ADDRESS_PINS = [2, 3, 4, 5]  # S0..S3, shared by every mux
 MUX_ENABLE_PINS = [6, 7, 8, 9]  # one active-low EN per mux: 4 muxes = up to 64 readers
 MUX_SIGNAL_PIN = 17  # drives every mux's common pin (SIG) low to select
 READER_COUNT = 64  # used with "mux" only; "direct" counts CS_PINS
+
+# Field schedule: lists of reader numbers whose fields are on together, every reader in one
+# list; None keeps every field on (fine when the antennas sit far apart). `tabletop bench hub`
+# and docs/wiring.md explain; the classes come from the board's site coordinates.
+FIELD_CLASSES = None
+POWER_UP_MS = 5  # a tag may take this long after its field comes on (ISO/IEC 14443-3: 5 ms)
 
 MISS_LIMIT = 3  # a tag is gone after this many scans in a row without it
 SCAN_PAUSE_MS = 0  # pause between full scans; 0 = scan as fast as the readers allow

@@ -3,13 +3,19 @@
 Hardware comes in through three small interfaces so the same code runs on the RP2040 and in
 tests under MicroPython with fakes:
 
-- reader: ``version() -> int`` (the MFRC522 VersionReg), ``init()``, and
-  ``read_uid(expected) -> bytes | None`` (None = no tag); any exception is a bus fault.
+- reader: ``version() -> int`` (the MFRC522 VersionReg), ``init()``,
+  ``inventory(known) -> list`` (every UID in its field, the known ones checked first) and
+  ``antenna(on)``; any exception is a bus fault.
 - port: ``write(bytes)`` and ``read() -> bytes`` (non-blocking, b"" when nothing waits).
-- clock: ``ticks_ms()``, ``ticks_us()``, ``ticks_add(t, d)``, ``ticks_diff(a, b)`` (MicroPython's
-  ``time`` module itself on the device).
+- clock: ``ticks_ms()``, ``ticks_us()``, ``ticks_add(t, d)``, ``ticks_diff(a, b)`` and
+  ``sleep_ms(ms)`` (MicroPython's ``time`` module itself on the device).
 
-A bad reader is reported and retried, never allowed to stop the scan of the others.
+A reader's field may hold several tags (a stack of tiles, a tower): the hub reports each one,
+TAG_ARRIVED when it is first read and TAG_LEFT once it was missed in ``miss_limit`` scans in a
+row. With a field schedule (config.FIELD_CLASSES) the readers are scanned class by class: the
+class's fields on, the tags' power-up waited once, each reader's inventory, the fields off, so
+that no two nearby fields are ever on together (docs/wiring.md). Without one every field stays
+on. A bad reader is reported and retried, never allowed to stop the scan of the others.
 """
 
 import protocol as p
@@ -19,6 +25,7 @@ KNOWN_VERSIONS = (0x88, 0x90, 0x91, 0x92, 0xB2, 0x12, 0x15)
 FAULT_AFTER = 3  # consecutive failed transfers before a working reader counts as faulty
 MAX_MISS_LIMIT = 50
 MAX_SCAN_PAUSE_MS = 5000
+MAX_TAGS = 8  # per reader: more tags in one field than this is noise, not a stack
 
 
 def classify_version(version: int) -> int:
@@ -30,14 +37,24 @@ def classify_version(version: int) -> int:
     return p.BAD_VERSION
 
 
+def check_schedule(schedule: list, reader_count: int) -> list:
+    """The field classes as lists, every reader in exactly one; raises ValueError."""
+    classes = [list(members) for members in schedule]
+    seen = sorted(r for members in classes for r in members)
+    if seen != list(range(reader_count)) or any(not members for members in classes):
+        raise ValueError(f"FIELD_CLASSES must name every reader 0..{reader_count - 1} exactly "
+                         "once, in non-empty classes")
+    return classes
+
+
 class _Slot:
     """What the hub knows about one reader."""
 
     def __init__(self) -> None:
         self.status = p.NO_RESPONSE
         self.version = 0
-        self.uid = None
-        self.misses = 0
+        self.uids = []  # the tags in its field, in the order they arrived
+        self.misses = {}  # uid -> scans in a row it was not read
         self.errors = 0
         self.retry_at = 0
 
@@ -53,8 +70,16 @@ class Hub:
         scan_pause_ms: int = 0,
         heartbeat_ms: int = 1000,
         retry_ms: int = 2000,
+        hub_id: bytes = b"",
+        schedule: list | None = None,
+        power_up_ms: int = 5,
     ) -> None:
         self.readers = readers
+        self.hub_id = bytes(hub_id)
+        self.switching = schedule is not None
+        self.schedule = check_schedule(
+            schedule if schedule is not None else [list(range(len(readers)))], len(readers))
+        self.power_up_ms = power_up_ms
         self.port = port
         self.clock = clock
         self.firmware_version = firmware_version
@@ -78,12 +103,14 @@ class Hub:
         self.seq = (self.seq + 1) & 0xFFFF
 
     def send_hello(self) -> None:
-        self.send(p.HELLO, p.hello_body(len(self.readers), self.miss_limit, self.firmware_version))
+        schedule = self.schedule if self.switching else []
+        self.send(p.HELLO, p.hello_body(len(self.readers), self.miss_limit, self.hub_id,
+                                        schedule, self.firmware_version))
         checks = [(slot.status, slot.version) for slot in self.slots]
         self.send(p.SELF_TEST, p.self_test_body(checks))
 
     def send_snapshot(self) -> None:
-        states = [(slot.status, slot.uid) for slot in self.slots]
+        states = [(slot.status, slot.uids) for slot in self.slots]
         self.send(p.SNAPSHOT, p.snapshot_body(states))
 
     def send_heartbeat(self) -> None:
@@ -105,6 +132,8 @@ class Hub:
             status = classify_version(slot.version)
             if status == p.OK:
                 self.readers[index].init()
+                if self.switching:
+                    self.readers[index].antenna(False)  # on only while its class is read
         except Exception:  # a dead bus may raise anything; it must not stop the hub
             status = p.NO_RESPONSE
         slot.errors = 0
@@ -132,11 +161,9 @@ class Hub:
             self._retry(index)
             return
         try:
-            uid = self.readers[index].read_uid(slot.uid)
-            if uid:
-                uid = bytes(uid)
-                if len(uid) not in (4, 7, 10):
-                    raise ValueError("not an ISO 14443-A UID")
+            uids = [bytes(uid) for uid in self.readers[index].inventory(tuple(slot.uids))]
+            if len(uids) > MAX_TAGS or any(len(uid) not in (4, 7, 10) for uid in uids):
+                raise ValueError("not ISO 14443-A UIDs")
         except Exception:
             self.missed_reads += 1
             slot.errors += 1
@@ -146,27 +173,41 @@ class Hub:
                 self.send(p.READER_FAULT, p.fault_body(index, p.COMM_ERROR))
             return
         slot.errors = 0
-        if uid:
-            if uid != slot.uid:
-                if slot.uid is not None:
-                    self.send(p.TAG_LEFT, p.tag_body(index, slot.uid))
-                slot.uid = uid
+        for uid in uids:
+            slot.misses.pop(uid, None)
+            if uid not in slot.uids:
+                slot.uids.append(uid)
                 self.send(p.TAG_ARRIVED, p.tag_body(index, uid))
-            slot.misses = 0
-        elif slot.uid is not None:
+        for uid in list(slot.uids):
+            if uid in uids:
+                continue
             self.missed_reads += 1
-            slot.misses += 1
-            if slot.misses >= self.miss_limit:
-                self.send(p.TAG_LEFT, p.tag_body(index, slot.uid))
-                slot.uid = None
-                slot.misses = 0
+            slot.misses[uid] = slot.misses.get(uid, 0) + 1
+            if slot.misses[uid] >= self.miss_limit:
+                slot.uids.remove(uid)
+                del slot.misses[uid]
+                self.send(p.TAG_LEFT, p.tag_body(index, uid))
+
+    def _switch(self, members: list, on: bool) -> None:
+        for index in members:
+            if self.slots[index].status == p.OK:
+                try:
+                    self.readers[index].antenna(on)
+                except Exception:  # the scan that follows counts the fault
+                    pass
 
     def scan_cycle(self) -> None:
-        """Read every reader once, emitting arrivals, departures and faults."""
+        """Read every reader once, class by class, emitting arrivals, departures and faults."""
         start = self.clock.ticks_us()
-        for index in range(len(self.slots)):
-            self._scan_one(index)
-            self.poll()
+        for members in self.schedule:
+            if self.switching:
+                self._switch(members, True)
+                self.clock.sleep_ms(self.power_up_ms)  # the tags' power-up, once per class
+            for index in members:
+                self._scan_one(index)
+                self.poll()
+            if self.switching:
+                self._switch(members, False)
         self.scan_cycles += 1
         self.cycle_us = self.clock.ticks_diff(self.clock.ticks_us(), start)
 

@@ -43,6 +43,9 @@ def build_hub() -> Hub:
         scan_pause_ms=config.SCAN_PAUSE_MS,
         heartbeat_ms=config.HEARTBEAT_MS,
         retry_ms=config.RETRY_MS,
+        hub_id=machine.unique_id(),  # the flash chip's 8-byte id: tells several hubs apart
+        schedule=config.FIELD_CLASSES,
+        power_up_ms=config.POWER_UP_MS,
     )
 
 

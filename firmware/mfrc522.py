@@ -2,9 +2,9 @@
 every tag in the field.
 
 Implements the reader interface that hub.py expects: ``version()``, ``init()``,
-``read_uid(expected)``, and ``inventory(known)`` for a field holding several tags (a stack of
-tiles, a tower). Every scan wakes tags with WUPA and puts them back to sleep with HLTA, so a tag
-that stays on the reader answers again next scan. A UID the hub already knows is only SELECTed
+``antenna(on)`` and ``inventory(known)``, every tag in the field (a stack of tiles, a tower).
+Every scan wakes tags with WUPA and puts them back to sleep with HLTA, so a tag that stays on
+the reader answers again next scan. A UID the hub already knows is only SELECTed
 (no anticollision), which is the common, cheap case. New tags are found with REQA, which halted
 tags ignore, and the bit-oriented anticollision of ISO/IEC 14443-3 (6.5.3): at each bit where
 the answers collide the driver picks the tags with a 1 there and walks on, one UID at a time.
@@ -151,22 +151,6 @@ class Mfrc522:
         """Switch the field on or off (a hub with a field schedule keeps only one class on)."""
         value = self.read(TX_CONTROL)
         self.write(TX_CONTROL, value | 0x03 if on else value & ~0x03)
-
-    def read_uid(self, expected: bytes | None = None) -> bytes | None:
-        """UID of a tag on this reader (``expected`` if it is still there), or None."""
-        if not self._request(WUPA):
-            return None
-        if expected:
-            if self._select_known(expected):
-                self._halt()
-                return bytes(expected)
-            # Another tag: the failed SELECT sent it back to IDLE, so wake it again.
-            if not self._request(WUPA):
-                return None
-        uid = self._anticollision()
-        if uid is not None:
-            self._halt()
-        return uid
 
     def inventory(self, known: tuple = ()) -> list:
         """Every tag in the field: each ``known`` UID is checked (WUPA, SELECT, HLTA; a miss

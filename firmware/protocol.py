@@ -7,7 +7,7 @@ the contract; tests/firmware runs them through this module under a real MicroPyt
 
 import struct
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_COMMAND = 64  # host commands are tiny; longer runs of bytes are garbage
 
 # Frame types (hardware.protocol.MessageType).
@@ -149,9 +149,19 @@ def _uid(uid: bytes) -> bytes:
     return bytes((len(uid),)) + bytes(uid)
 
 
-def hello_body(reader_count: int, miss_limit: int, firmware_version: str) -> bytes:
+def hello_body(reader_count: int, miss_limit: int, hub_id: bytes, schedule: list,
+               firmware_version: str) -> bytes:
+    """schedule: the field classes, each a list of reader numbers switched on together."""
     text = firmware_version.encode()
-    return bytes((PROTOCOL_VERSION, reader_count, miss_limit, len(text))) + text
+    out = bytearray((PROTOCOL_VERSION, reader_count, miss_limit, len(hub_id)))
+    out.extend(hub_id)
+    out.append(len(schedule))
+    for members in schedule:
+        out.append(len(members))
+        out.extend(bytes(members))
+    out.append(len(text))
+    out.extend(text)
+    return bytes(out)
 
 
 def self_test_body(checks: list) -> bytes:
@@ -186,11 +196,13 @@ def heartbeat_body(
 
 
 def snapshot_body(states: list) -> bytes:
-    """states: list of (status, uid or None) per reader."""
+    """states: list of (status, uids) per reader, the uids in the order they arrived."""
     out = bytearray((len(states),))
-    for status, uid in states:
+    for status, uids in states:
         out.append(status)
-        out.extend(_uid(uid) if uid else b"\x00")
+        out.append(len(uids))
+        for uid in uids:
+            out.extend(_uid(uid))
     return bytes(out)
 
 

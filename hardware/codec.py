@@ -81,15 +81,18 @@ def _u8(value: int, what: str) -> bytes:
 
 def _body(message: Message) -> tuple[MessageType, bytes]:
     match message:
-        case Hello(protocol_version, reader_count, miss_limit, firmware_version):
+        case Hello(protocol_version, reader_count, miss_limit, firmware_version, hub_id,
+                   schedule):
             text = firmware_version.encode()
-            return MessageType.HELLO, (
-                _u8(protocol_version, "protocol version")
-                + _u8(reader_count, "reader count")
-                + _u8(miss_limit, "miss limit")
-                + _u8(len(text), "firmware version length")
-                + text
-            )
+            head = (_u8(protocol_version, "protocol version") + _u8(reader_count, "reader count")
+                    + _u8(miss_limit, "miss limit"))
+            if protocol_version >= 2:
+                head += _u8(len(hub_id), "hub id length") + hub_id
+                head += _u8(len(schedule), "field classes")
+                for members in schedule:
+                    head += _u8(len(members), "class size") + b"".join(
+                        _u8(r, "reader") for r in members)
+            return MessageType.HELLO, head + _u8(len(text), "firmware version length") + text
         case SelfTest(readers):
             parts = [_u8(len(readers), "reader count")]
             parts += [_u8(r.status, "status") + _u8(r.version, "version") for r in readers]
@@ -106,8 +109,8 @@ def _body(message: Message) -> tuple[MessageType, bytes]:
         case Snapshot(readers):
             parts = [_u8(len(readers), "reader count")]
             for r in readers:
-                parts.append(_u8(r.status, "status"))
-                parts.append(_uid(r.uid) if r.uid else b"\x00")
+                parts.append(_u8(r.status, "status") + _u8(len(r.uids), "tag count"))
+                parts += [_uid(uid) for uid in r.uids]
             return MessageType.SNAPSHOT, b"".join(parts)
         case Pong(token):
             return MessageType.PONG, _U32.pack(token)
@@ -164,10 +167,8 @@ class _Reader:
         except ValueError:
             raise FrameError("bad_body", f"unknown reader status {value}") from None
 
-    def uid(self, allow_empty: bool = False) -> bytes:
+    def uid(self) -> bytes:
         n = self.u8()
-        if n == 0 and allow_empty:
-            return b""
         if not 1 <= n <= MAX_UID:
             raise FrameError("bad_body", f"tag UID length {n} is not 1..{MAX_UID}")
         return self.take(n)
@@ -179,12 +180,19 @@ class _Reader:
 
 
 def _hello(r: _Reader) -> Message:
-    version, count, misses, n = r.u8(), r.u8(), r.u8(), r.u8()
+    """Version 1 HELLOs decode too (without hub id and schedule), so that the link can tell
+    the maker to flash the new firmware instead of dropping frames it cannot read."""
+    version, count, misses = r.u8(), r.u8(), r.u8()
+    hub_id, schedule = b"", []
+    if version >= 2:
+        hub_id = r.take(r.u8())
+        for _ in range(r.u8()):
+            schedule.append(tuple(r.u8() for _ in range(r.u8())))
     try:
-        text = r.take(n).decode()
+        text = r.take(r.u8()).decode()
     except UnicodeDecodeError:
         raise FrameError("bad_body", "firmware version is not UTF-8") from None
-    return Hello(version, count, misses, text)
+    return Hello(version, count, misses, text, hub_id, tuple(schedule))
 
 
 def _self_test(r: _Reader) -> Message:
@@ -201,7 +209,7 @@ def _snapshot(r: _Reader) -> Message:
     states = []
     for _ in range(n):
         status = r.status()
-        states.append(ReaderState(status, r.uid(allow_empty=True)))
+        states.append(ReaderState(status, tuple(r.uid() for _ in range(r.u8()))))
     return Snapshot(tuple(states))
 
 

@@ -132,10 +132,8 @@ async def _vote(link: HubLink, reader: int, reads: int, timeout: float) -> list[
     for _ in range(reads):
         await link.request_snapshot()
         snapshot: Snapshot = await _next(link, Snapshot, timeout)
-        if reader < len(snapshot.readers):
-            votes.append(snapshot.readers[reader].uid or None)
-        else:
-            votes.append(None)
+        uids = snapshot.readers[reader].uids if reader < len(snapshot.readers) else ()
+        votes.append(uids[0] if len(uids) == 1 else None)  # two tags at once: no vote
     return votes
 
 
@@ -145,7 +143,7 @@ async def _wait_lifted(link: HubLink, reader: int) -> None:
     while True:
         await link.request_snapshot()
         snapshot: Snapshot = await _next(link, Snapshot, 5.0)
-        if reader >= len(snapshot.readers) or not snapshot.readers[reader].uid:
+        if reader >= len(snapshot.readers) or not snapshot.readers[reader].uids:
             return
         try:
             await _next(link, TagLeft, 0.5, reader=reader)

@@ -23,6 +23,7 @@ import serial
 from hardware import codec
 from hardware.errors import HardwareError
 from hardware.protocol import (
+    PROTOCOL_VERSION,
     Heartbeat,
     Hello,
     HostCommand,
@@ -87,6 +88,8 @@ class LinkHealth:
     """The hub's last heartbeat: its own counters and the real scan period (cycle_us)."""
     readers: tuple[ReaderStatus, ...] = ()
     """Health of each reader, from the self-test, fault reports and snapshots."""
+    refused: str | None = None
+    """Why the hub on this port cannot be used (an old protocol): flash it, then replug."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +231,7 @@ class HubLink:
         if self._ever_connected:
             self._update(reconnects=self._health.reconnects + 1)
         self._ever_connected = True
+        self._update(refused=None)  # a replugged port may hold a newly flashed hub
         await self.send(RequestHello())
         hello_due = time.monotonic() + self.hello_timeout
         while True:
@@ -267,6 +271,18 @@ class HubLink:
             return
         now = time.monotonic()
         self._update(frames=self._health.frames + 1, last_frame_at=now)
+        if isinstance(message, Hello) and message.protocol_version != PROTOCOL_VERSION:
+            reason = (f"the hub on {self.url} speaks protocol {message.protocol_version} "
+                      f"(firmware {message.firmware_version!r}); this table needs protocol "
+                      f"{PROTOCOL_VERSION}: flash the new firmware (docs/firmware.md, "
+                      "Flashing), then plug the hub in again")
+            if self._health.refused != reason:
+                log.error(reason)
+            self._update(connected=False, refused=reason, last_error=reason)
+            return
+        if self._health.refused is not None:
+            self._update(dropped=self._health.dropped + 1)
+            return  # its frames mean something else: nothing it says is used
         if isinstance(message, Hello):
             self._expected_seq = (packet.seq + 1) & 0xFFFF
             self._update(connected=True, hello=message)

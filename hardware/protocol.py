@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-PROTOCOL_VERSION = 1
-"""Bumped whenever a frame layout changes; the hub announces its version in HELLO."""
+PROTOCOL_VERSION = 2
+"""Bumped whenever a frame layout changes; the hub announces its version in HELLO. Version 2
+reports every tag in a reader's field and names the hub and its field schedule."""
 
 MAX_FRAME = 4096
 """Longest stuffed frame (without its delimiter) the host accepts; longer runs are garbage.
@@ -68,6 +69,11 @@ class Hello:
     reader_count: int
     miss_limit: int
     firmware_version: str
+    hub_id: bytes = b""
+    """The hub's unique id (its flash chip's), so several hubs on one table are told apart."""
+    schedule: tuple[tuple[int, ...], ...] = ()
+    """The field classes it scans, each a set of readers switched on together; empty when
+    every field stays on. (A version 1 HELLO has neither.)"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,10 +125,10 @@ class Heartbeat:
 
 @dataclass(frozen=True, slots=True)
 class ReaderState:
-    """One reader in a snapshot: its health and the tag it sees (empty bytes = none)."""
+    """One reader in a snapshot: its health and every tag in its field, in arrival order."""
 
     status: ReaderStatus
-    uid: bytes
+    uids: tuple[bytes, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

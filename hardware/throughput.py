@@ -46,7 +46,7 @@ def sample_stream(frames: int = 2000, seed: int = 4) -> tuple[bytes, int]:
             message = Heartbeat(seq * 1000, seq * 5, 0, seq // 7, 150_000)
         else:
             readers = tuple(
-                ReaderState(ReaderStatus.OK, rng.randbytes(7) if rng.random() < 0.4 else b"")
+                ReaderState(ReaderStatus.OK, (rng.randbytes(7),) if rng.random() < 0.4 else ())
                 for _ in range(64)
             )
             message = Snapshot(readers)

@@ -60,8 +60,12 @@ def message_from_fields(type_name: str, fields: dict[str, Any]) -> Message:
     cls = getattr(protocol, type_name)
     kwargs: dict[str, Any] = {}
     for key, value in fields.items():
-        if key == "uid":
+        if key in ("uid", "hub_id"):
             value = bytes.fromhex(value)
+        elif key == "uids":
+            value = tuple(bytes.fromhex(uid) for uid in value)
+        elif key == "schedule":
+            value = tuple(tuple(members) for members in value)
         elif key == "status":
             value = ReaderStatus(value)
         elif key == "code":

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from hardware.scan_timing import scan_period_ms
+from hardware.scan_timing import unscheduled_scan_ms
 from simulator.firmware_runtime import Firmware, load_firmware
 from simulator.virtual_readers import ReaderFaults, VirtualReader
 
@@ -82,6 +82,9 @@ class MonotonicClock:
 
     def ticks_diff(self, a: int, b: int) -> int:
         return a - b
+
+    def sleep_ms(self, ms: int) -> None:
+        time.sleep(ms / 1000)
 
 
 class PtyPort:
@@ -186,6 +189,8 @@ class VirtualHub:
         self.on_path = on_path
         self.firmware_version = firmware_version
         self._rng = random.Random(seed)
+        self.hub_id = b"sim" + seed.to_bytes(5, "big")
+        """What machine.unique_id() gives a real hub: 8 bytes, one per hub (from the seed)."""
         self._link_faults = LinkFaults()
         self._lock = threading.RLock()
         self._cable: _Cable | None = None
@@ -314,6 +319,7 @@ class VirtualHub:
             miss_limit=self.miss_limit,
             heartbeat_ms=self.heartbeat_ms,
             retry_ms=self.retry_ms,
+            hub_id=self.hub_id,
         )
 
     def port_stats(self) -> PortStats:
@@ -344,8 +350,9 @@ class VirtualHub:
         """How long the loop sleeps after each scan (without the firmware's own pause)."""
         if self.scan_ms != "realistic":
             return float(self.scan_ms)
-        occupied = sum(1 for r in self.readers if r.site is not None and r.field.at(r.site))
-        return max(0.5, scan_period_ms(len(self.readers), occupied, REALISTIC_UID_BYTES))
+        tags = {n: (REALISTIC_UID_BYTES,) * len(r.field.at(r.site))
+                for n, r in enumerate(self.readers) if r.site is not None}
+        return max(0.5, unscheduled_scan_ms(len(self.readers), tags))
 
     def _reader(self, reader: int) -> VirtualReader:
         if not 0 <= reader < len(self.readers):

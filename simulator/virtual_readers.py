@@ -1,11 +1,11 @@
 """The RFID side of the virtual table: which tags lie in which reader's field, and readers that
 answer the firmware the way an MFRC522 driver does, with their faults.
 
-`VirtualReader` implements the three calls `firmware/hub.py` makes on a reader (``version``,
-``init``, ``read_uid``), so the firmware's own self-test, debouncing and fault handling decide
-what the host is told. Readers are read from the hub thread and changed from the caller's
-thread; `TagField` and `ReaderFaults` are the only shared state and both are lock-protected or
-immutable.
+`VirtualReader` implements the calls `firmware/hub.py` makes on a reader (``version``,
+``init``, ``antenna``, ``inventory``), so the firmware's own self-test, debouncing and fault
+handling decide what the host is told. Readers are read from the hub thread and changed from
+the caller's thread; `TagField` and `ReaderFaults` are the only shared state and both are
+lock-protected or immutable.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ class ReaderFaults:
 
 
 class TagField:
-    """Which tags are over which site right now; several only while one slides across another."""
+    """Which tags are over which site right now: several where pieces stack, or while one
+    slides across another."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -93,8 +94,14 @@ class VirtualReader:
         if self.faults.dead:
             raise ReaderBusError("no answer on the SPI bus")
 
-    def read_uid(self, expected: bytes | None = None) -> bytes | None:
-        """Like the MFRC522 driver: the known tag if it is still there, else any tag, else None."""
+    def antenna(self, on: bool) -> None:
+        """A field the hub switches (with a field schedule); the simple field ignores it."""
+        if self.faults.dead:
+            raise ReaderBusError("no answer on the SPI bus")
+
+    def inventory(self, known: tuple[bytes, ...] = ()) -> list[bytes]:
+        """Like the MFRC522 driver: every tag over the site, the known ones first; a flicker
+        misses each tag on its own."""
         faults = self.faults
         self.scans += 1
         if faults.slow_ms:
@@ -102,15 +109,14 @@ class VirtualReader:
         if faults.dead:
             raise ReaderBusError("no answer on the SPI bus")
         if self.site is None:
-            return None
+            return []
         uids = self.field.at(self.site)
         if not uids:
-            return None
+            return []
         if self.forced_misses > 0:
             self.forced_misses -= 1
-            return None
-        if faults.flicker_rate and self._rng.random() < faults.flicker_rate:
-            return None
-        if expected is not None and bytes(expected) in uids:
-            return bytes(expected)
-        return uids[0]
+            return []
+        if faults.flicker_rate:
+            uids = tuple(uid for uid in uids if self._rng.random() >= faults.flicker_rate)
+        known_here = [uid for uid in map(bytes, known) if uid in uids]
+        return known_here + [uid for uid in uids if uid not in known_here]

@@ -124,7 +124,7 @@ class _PtyHub:
                     self.send(Hello(PROTOCOL_VERSION, self.readers, 3, "bench"))
                 elif isinstance(packet.message, RequestSnapshot):
                     self.send(Snapshot(tuple(
-                        ReaderState(ReaderStatus.OK, self.uids.get(n, b""))
+                        ReaderState(ReaderStatus.OK, (self.uids[n],) if n in self.uids else ())
                         for n in range(self.readers))))
 
 

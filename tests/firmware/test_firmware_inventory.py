@@ -68,18 +68,6 @@ report({'first': sorted(hx(u) for u in first), 'second': sorted(hx(u) for u in s
     assert out["second"] == ["04112233445566", "04112233445577"]
 
 
-def test_read_uid_sees_one_tag_of_a_stack_not_none(micropython: Callable[[str], Any]) -> None:
-    """The one-tag call (hub protocol v1) survives colliding answers: it picks one UID."""
-    out = micropython(SETUP + """
-chip = VirtualChip()
-r = reader(chip)
-chip.put(ready_tag(unhexlify('04a1b2c3')))
-chip.put(ready_tag(unhexlify('04112233445566')))   # ATQAs differ: they collide too
-report(hx(r.read_uid()))
-""")
-    assert out in ("04a1b2c3", "04112233445566")
-
-
 def test_a_tag_answers_only_after_its_power_up_time(micropython: Callable[[str], Any]) -> None:
     """ISO/IEC 14443-3 lets a tag take up to 5 ms after the field comes on."""
     out = micropython(SETUP + """

@@ -33,14 +33,15 @@ res = {'versions': [r.version() for r in readers]}
 for r in readers:
     r.init()
 res['resets'] = [c.soft_resets for c in chips]
-res['first'] = [hx(r.read_uid()) for r in readers]
-res['again'] = [hx(r.read_uid()) for r in readers]
+first = [r.inventory() for r in readers]
+res['first'] = [[hx(u) for u in found] for found in first]
+res['again'] = [[hx(u) for u in r.inventory(tuple(found))] for r, found in zip(readers, first)]
 res['states'] = [c.tag.state if c.tag else None for c in chips]
 report(res)
 """)
     assert out["versions"] == [0x92] * 4
     assert out["resets"] == [1] * 4
-    expected = ["04a1b2c3", "04112233445566", "0102030405060708090a", ""]
+    expected = [["04a1b2c3"], ["04112233445566"], ["0102030405060708090a"], []]
     assert out["first"] == out["again"] == expected  # HLTA + WUPA: read again every scan
     assert out["states"] == ["HALT", "HALT", "HALT", None]
 
@@ -51,16 +52,17 @@ chip = VirtualChip()
 r = reader(5, chip)
 r.init()
 chip.tag = ready_tag(b'\\x04\\x11\\x22\\x33\\x44\\x55\\x66')
-uid = r.read_uid()
+uid = r.inventory()[0]
 before = chip.transceives
-same = r.read_uid(uid)
+same = r.inventory((uid,))
 cheap = chip.transceives - before
 chip.tag = ready_tag(b'\\x04\\x99\\x88\\x77\\x66\\x55\\x44')   # swapped between two scans
-swapped = r.read_uid(uid)
-report({'same': hx(same), 'cheap': cheap, 'full': before, 'swapped': hx(swapped)})
+swapped = r.inventory((uid,))
+report({'same': [hx(u) for u in same], 'cheap': cheap, 'full': before,
+        'swapped': [hx(u) for u in swapped]})
 """)
-    assert out["same"] == "04112233445566"
-    assert out["swapped"] == "04998877665544"
+    assert out["same"] == ["04112233445566"]
+    assert out["swapped"] == ["04998877665544"]  # the old one missed, the new one found
     assert out["cheap"] < out["full"]  # WUPA + 2 SELECT + HLTA instead of 2 more anticollisions
 
 
@@ -70,7 +72,7 @@ chip = VirtualChip(dead=True)
 r = reader(6, chip)
 version = r.version()
 try:
-    r.read_uid()
+    r.inventory()
     raised = None
 except ReaderBusError as exc:
     raised = str(exc)
@@ -131,17 +133,27 @@ pins[37].value(0)
 selected = levels()
 pins[37].value(1)
 released = levels()
+writes = lambda: sum(len(machine.PINS[n].history) for n in (2, 3, 4, 5, 6, 7, 8, 9, 17))
+before = writes()
+pins[37].value(0); pins[37].value(1)   # the next register access of the same transaction
+same = writes() - before
+pins[3].value(0)                       # another reader, on mux 0
+other = levels()
 try:
     chip_selects(type('C', (), {'CHIP_SELECT': 'spi'}), None)
     error = None
 except ValueError as exc:
     error = str(exc)
-report({'n': len(pins), 'selected': selected, 'released': released, 'error': error})
+report({'n': len(pins), 'selected': selected, 'released': released, 'error': error,
+        'same': same, 'other': other})
 """)
     assert out["n"] == 64
     # reader 37 = mux 2, channel 5 (S0=1, S1=0, S2=1, S3=0); only EN2 low; SIG low
     assert out["selected"] == [1, 0, 1, 0, 1, 1, 0, 1, 0]
-    assert out["released"][4:] == [1, 1, 1, 1, 1]
+    assert out["released"] == [1, 0, 1, 0, 1, 1, 0, 1, 1]  # SIG high deselects; address kept
+    assert out["same"] == 2  # the same reader again: SIG low and high, nothing else
+    # reader 3 = mux 0, channel 3: EN2 back high, EN0 low
+    assert out["other"] == [1, 1, 0, 0, 0, 1, 1, 1, 0]
     assert "'direct' or 'mux'" in out["error"]
 
 

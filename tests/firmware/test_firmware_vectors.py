@@ -28,7 +28,8 @@ uh = binascii.unhexlify
 def build(t, f):
     if t == 'Hello':
         assert f['protocol_version'] == p.PROTOCOL_VERSION
-        return p.HELLO, p.hello_body(f['reader_count'], f['miss_limit'], f['firmware_version'])
+        return p.HELLO, p.hello_body(f['reader_count'], f['miss_limit'], uh(f['hub_id']),
+                                     f['schedule'], f['firmware_version'])
     if t == 'SelfTest':
         return p.SELF_TEST, p.self_test_body([(r['status'], r['version']) for r in f['readers']])
     if t == 'TagArrived':
@@ -42,7 +43,7 @@ def build(t, f):
             f['uptime_ms'], f['scan_cycles'], f['crc_errors'], f['missed_reads'], f['cycle_us'])
     if t == 'Snapshot':
         return p.SNAPSHOT, p.snapshot_body(
-            [(r['status'], uh(r['uid']) if r['uid'] else None) for r in f['readers']])
+            [(r['status'], [uh(u) for u in r['uids']]) for r in f['readers']])
     if t == 'Pong':
         return p.PONG, p.u32_body(f['token'])
     if t == 'Settings':

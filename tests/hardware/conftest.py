@@ -102,7 +102,8 @@ class FakeHub:
     def snapshot(self) -> Snapshot:
         uids = self.noisy_snapshots.pop(0) if self.noisy_snapshots else self.uids
         return Snapshot(
-            tuple(ReaderState(ReaderStatus.OK, uids.get(i, b"")) for i in range(self.readers))
+            tuple(ReaderState(ReaderStatus.OK, (uids[i],) if uids.get(i) else ())
+                  for i in range(self.readers))
         )
 
     def lay(self, reader: int, uid: bytes) -> None:

@@ -122,13 +122,18 @@ messages = st.one_of(
     st.builds(TagArrived, readers, uids),
     st.builds(TagLeft, readers, uids),
     st.builds(Heartbeat, u32, u32, u32, u32, u32),
-    st.builds(Hello, st.integers(0, 255), readers, st.integers(0, 255), st.text(max_size=40)),
+    st.builds(Hello, st.just(1), readers, st.integers(0, 255), st.text(max_size=40)),
+    st.builds(Hello, st.integers(2, 255), readers, st.integers(0, 255), st.text(max_size=40),
+              st.binary(max_size=8),
+              st.lists(st.lists(readers, min_size=1, max_size=8).map(tuple), max_size=12)
+              .map(tuple)),
     st.builds(Ping, u32),
     st.builds(SetScan, st.integers(0, 255), st.integers(0, 0xFFFF)),
     st.builds(
         Snapshot,
         st.lists(
-            st.builds(ReaderState, statuses, st.one_of(st.just(b""), uids)), max_size=64
+            st.builds(ReaderState, statuses, st.lists(uids, max_size=4).map(tuple)),
+            max_size=64
         ).map(tuple),
     ),
 )
@@ -159,3 +164,11 @@ def test_decode_raises_only_frame_errors(junk: bytes) -> None:
         codec.decode(junk)
     except FrameError as exc:
         assert exc.kind in {"cobs", "crc", "short", "unknown_type", "bad_body", "too_long"}
+
+
+def test_a_version_1_hello_still_decodes_so_the_link_can_refuse_it() -> None:
+    v1 = bytes((1, 10, 3, 5)) + b"hub 1"
+    frame = codec.encode_payload(Hello(1, 10, 3, "hub 1"), 0)
+    assert frame[3:-4] == v1  # the layout version 1 hubs send
+    assert codec.decode(codec.encode(Hello(1, 10, 3, "hub 1"), 0)).message == Hello(
+        1, 10, 3, "hub 1", b"", ())

@@ -64,7 +64,7 @@ def run_with_link(url: str, body: Callable[[HubLink], Awaitable[None]], **kwargs
 def test_handshake_then_snapshot_then_events(fake_hub) -> None:
     async def body(link: HubLink) -> None:
         up = await next_of(link, LinkUp)
-        assert up.hello == Hello(1, 3, 3, "fake-hub 0.1")
+        assert up.hello == Hello(2, 3, 3, "fake-hub 0.1")
         snapshot = await next_of(link, Snapshot)
         assert [r.status for r in snapshot.readers] == [ReaderStatus.OK] * 3
         fake_hub.send(TagArrived(1, UID))
@@ -113,7 +113,7 @@ def test_a_damaged_last_frame_is_made_good_by_a_snapshot_at_once(fake_hub) -> No
         frame[5] ^= 0x01
         fake_hub.send_raw(bytes(frame))
         snapshot = await next_of(link, Snapshot, timeout=0.5)  # well before a heartbeat
-        assert snapshot.readers[2].uid == UID
+        assert snapshot.readers[2].uids == (UID,)
         assert sum(isinstance(c, RequestSnapshot) for c in fake_hub.commands) == asked + 1
 
     run_with_link(fake_hub.url, body)
@@ -225,8 +225,33 @@ def test_loop_url_opens_and_reads_what_is_written() -> None:
     async def body(link: HubLink) -> None:
         await until(lambda: bool(ports))
         await until(lambda: link.health().unexpected >= 1)  # our own RequestHello came back
-        ports[0].write(codec.encode(Hello(1, 64, 3, "loop"), 0))
+        ports[0].write(codec.encode(Hello(2, 64, 3, "loop"), 0))
         assert (await next_of(link, LinkUp)).hello.reader_count == 64
+
+    run_with_link("loop://", body, serial_factory=factory)
+
+
+def test_a_hub_with_the_old_protocol_is_refused_with_what_to_do() -> None:
+    """A hub still running protocol 1 firmware: never connected, its frames never used, and
+    the health says to flash the new firmware."""
+    ports: list[Any] = []
+
+    def factory(url: str, baudrate: int) -> Any:
+        port = serial.serial_for_url(url, baudrate=baudrate, timeout=0.05)
+        ports.append(port)
+        return port
+
+    async def body(link: HubLink) -> None:
+        await until(lambda: bool(ports))
+        ports[0].write(codec.encode(Hello(1, 10, 3, "tabletop-hub 1.0.0"), 0))
+        await until(lambda: link.health().refused is not None)
+        ports[0].write(codec.encode(TagArrived(2, UID), 1))
+        await until(lambda: link.health().dropped >= 1)
+        health = link.health()
+        assert not health.connected and health.hello is None
+        assert "speaks protocol 1" in health.refused and "flash the new firmware" in (
+            health.refused)
+        assert link.health().last_error == health.refused
 
     run_with_link("loop://", body, serial_factory=factory)
 

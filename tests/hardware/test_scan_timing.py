@@ -1,4 +1,4 @@
-"""The scan model: what the scheduled design costs against v1, and how schedules, tags,
+"""The scan model: how schedules, tags,
 multiplexers and power-up add up (figures are printed by `tabletop bench hub`)."""
 
 from __future__ import annotations
@@ -9,24 +9,22 @@ from hardware.field_schedule import RadioSettings, field_classes, layout_mm
 from hardware.scan_timing import (
     AIR_US,
     MUX_SELECT_US,
-    TRANSFERS,
     class_window_us,
     inventory_cost,
-    scan_period_ms,
     scheduled_scan,
+    unscheduled_scan_ms,
 )
 
 GRID = layout_mm({n: (float(n % 8), float(n // 8)) for n in range(64)})
 
 
-def test_a_class_pays_the_power_up_once_and_overlaps_the_waits_on_the_air() -> None:
+def test_a_class_pays_the_power_up_once() -> None:
     settings = RadioSettings()
     empty = inventory_cost((), mux=False)
     one = class_window_us([empty], settings)
     eight = class_window_us([empty] * 8, settings)
     assert one == pytest.approx(5000 + empty.cpu_us + empty.air_us)
-    assert eight < 8 * one  # one power-up, and eight timeouts waited at once
-    assert eight == pytest.approx(5000 + max(8 * empty.cpu_us, empty.cpu_us + empty.air_us))
+    assert eight == pytest.approx(5000 + 8 * (empty.cpu_us + empty.air_us))
 
 
 def test_tags_multiplexers_and_new_tags_cost_more() -> None:
@@ -34,7 +32,7 @@ def test_tags_multiplexers_and_new_tags_cost_more() -> None:
     assert inventory_cost((7, 7), False).air_us == pytest.approx(
         AIR_US["idle"] + 2 * AIR_US["known7"])
     plain, muxed = inventory_cost((7,), False), inventory_cost((7,), True)
-    assert muxed.cpu_us - plain.cpu_us == pytest.approx((2 + 1 + 4) * MUX_SELECT_US)
+    assert muxed.cpu_us - plain.cpu_us == pytest.approx(2 * MUX_SELECT_US)
     assert inventory_cost((7,), False, known=False).cpu_us > plain.cpu_us
 
 
@@ -52,7 +50,11 @@ def test_a_scheduled_scan_adds_up_its_classes_and_names_its_currents() -> None:
     assert slow.scan_ms == pytest.approx(empty.scan_ms + 5 * len(classes), abs=0.1)
 
 
-def test_v1_behind_multiplexers_pays_a_selection_per_register_access() -> None:
-    direct = scan_period_ms(16, 16, 7) / 16
-    muxed = scan_period_ms(17, 17, 7) / 17
-    assert muxed - direct == pytest.approx(TRANSFERS["known7"] * MUX_SELECT_US / 1000)
+def test_without_a_schedule_readers_add_up_and_no_field_is_switched() -> None:
+    tags = {0: (7,), 5: (7, 7)}
+    expected = sum(
+        cost.cpu_us + cost.air_us
+        for cost in (inventory_cost(tags.get(r, ()), mux=False, switching=False)
+                     for r in range(16)))
+    assert unscheduled_scan_ms(16, tags) == pytest.approx(expected / 1000)
+    assert unscheduled_scan_ms(17, tags) > unscheduled_scan_ms(16, tags)  # muxes from 17 on

@@ -41,7 +41,9 @@ from hardware.protocol import (
 VECTORS = Path(__file__).resolve().parents[2] / "hardware" / "protocol_vectors.json"
 
 FRAMES: list[tuple[str, int, Message]] = [
-    ("hello", 0, Hello(PROTOCOL_VERSION, 10, 3, "tabletop-hub 1.0.0")),
+    ("hello", 0, Hello(PROTOCOL_VERSION, 10, 3, "tabletop-hub 2.0.0",
+                       bytes.fromhex("e661410403 2b5c2c"), ((0, 2, 4, 6, 8), (1, 3, 5, 7, 9)))),
+    ("hello_without_schedule", 0, Hello(PROTOCOL_VERSION, 2, 3, "hub", b"", ())),
     (
         "self_test",
         1,
@@ -65,9 +67,11 @@ FRAMES: list[tuple[str, int, Message]] = [
         9,
         Snapshot(
             (
-                ReaderState(ReaderStatus.OK, bytes.fromhex("04a1b2c3")),
-                ReaderState(ReaderStatus.OK, b""),
-                ReaderState(ReaderStatus.COMM_ERROR, b""),
+                ReaderState(ReaderStatus.OK, (bytes.fromhex("04a1b2c3"),)),
+                ReaderState(ReaderStatus.OK, ()),
+                ReaderState(ReaderStatus.COMM_ERROR, ()),
+                ReaderState(ReaderStatus.OK, (bytes.fromhex("04112233445566"),
+                                              bytes.fromhex("04a1b2c7"))),  # a stack
             )
         ),
     ),
@@ -88,6 +92,10 @@ def _fields(message: Message) -> dict[str, Any]:
         value = getattr(message, name)
         if isinstance(value, bytes):
             value = value.hex()
+        elif name == "uids":
+            value = [uid.hex() for uid in value]
+        elif name == "schedule":
+            value = [list(members) for members in value]
         elif isinstance(value, tuple):
             value = [_fields(item) for item in value]
         elif isinstance(value, int):
@@ -125,6 +133,11 @@ def _corrupt(wire: dict[str, bytes]) -> list[dict[str, str]]:
         {
             "name": "extra_bytes",
             "wire": _raw(0x04, 1, bytes((1, 4)) + bytes(5)).hex(),
+            "error": "bad_body",
+        },
+        {
+            "name": "snapshot_stack_cut_short",
+            "wire": _raw(0x07, 1, bytes((1, 0, 2, 4)) + bytes(range(1, 5))).hex(),
             "error": "bad_body",
         },
         {"name": "ping_body_short", "wire": _raw(0x83, 9, b"\x01\x02").hex(), "error": "bad_body"},

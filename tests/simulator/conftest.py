@@ -30,7 +30,8 @@ class LinkWatcher:
         self.table = table
         self.link = HubLink(table.url, backoff=FAST, hello_timeout=0.3)
         self.events: list[LinkEvent] = []
-        self.readings: dict[int, bytes] = {}
+        self.readings: dict[int, list[bytes]] = {}
+        """Per reader the tags in its field, in arrival order (the newest on top)."""
         self._tasks: list[asyncio.Task[Any]] = []
 
     async def __aenter__(self) -> LinkWatcher:
@@ -50,15 +51,18 @@ class LinkWatcher:
             event = await self.link.next_event()
             self.events.append(event)
             if isinstance(event, Snapshot):
-                self.readings = {i: r.uid for i, r in enumerate(event.readers) if r.uid}
+                self.readings = {i: list(r.uids) for i, r in enumerate(event.readers) if r.uids}
             elif isinstance(event, TagArrived):
-                self.readings[event.reader] = event.uid
-            elif isinstance(event, TagLeft) and self.readings.get(event.reader) == event.uid:
-                del self.readings[event.reader]
+                self.readings.setdefault(event.reader, []).append(event.uid)
+            elif isinstance(event, TagLeft) and event.uid in self.readings.get(event.reader, []):
+                self.readings[event.reader].remove(event.uid)
+                if not self.readings[event.reader]:
+                    del self.readings[event.reader]
 
     def board(self) -> dict[str, str]:
         board = {}
-        for reader, uid in self.readings.items():
+        for reader, uids in self.readings.items():
+            uid = uids[-1]
             site = self.table.profile.readers.get(reader)
             if site is not None:
                 piece = self.table.tags.piece_of(uid)

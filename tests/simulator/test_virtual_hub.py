@@ -74,7 +74,7 @@ def test_frames_on_the_pty_decode_with_the_host_codec() -> None:
         try:
             decoder = codec.StreamDecoder()
             hello, self_test = read_frames(fd, decoder, 2)
-            assert hello.message == Hello(1, 3, 3, "fw-test")
+            assert hello.message == Hello(2, 3, 3, "fw-test", hub.hub_id, ())
             assert (hello.seq, self_test.seq) == (0, 1)
             assert [c.status for c in self_test.message.readers] == [
                 ReaderStatus.OK, ReaderStatus.OK, ReaderStatus.NO_RESPONSE]
@@ -84,7 +84,7 @@ def test_frames_on_the_pty_decode_with_the_host_codec() -> None:
             os.write(fd, codec.encode(RequestSnapshot(), 0) + codec.encode(Ping(7), 1))
             packets = read_frames(fd, decoder, 2)
             assert packets[0].message == Snapshot(packets[0].message.readers)
-            assert [r.uid for r in packets[0].message.readers] == [b"", UID, b""]
+            assert [r.uids for r in packets[0].message.readers] == [(), (UID,), ()]
             assert packets[1].message == Pong(7)
             assert decoder.dropped == 0
         finally:
@@ -108,7 +108,7 @@ def test_link_sees_hello_self_test_tags_and_snapshots(table: VirtualTable, watch
         await w.link.request_snapshot()
         await w.until(lambda: len(w.of(Snapshot)) >= 2)
         last = w.of(Snapshot)[-1]
-        assert last.readers[9].uid == table.tags.tags_of("tiki:kapu")[0].uid
+        assert last.readers[9].uids == (table.tags.tags_of("tiki:kapu")[0].uid,)
         assert w.board() == {"pad:play": "tiki:kapu"}
 
     watch(body)
@@ -248,14 +248,15 @@ def test_a_hub_reset_says_hello_again_and_the_host_catches_up(table: VirtualTabl
 
 
 def test_realistic_scan_timing_follows_the_hardware_model(make_table) -> None:
-    from hardware.scan_timing import scan_period_ms
+    from hardware.scan_timing import unscheduled_scan_ms
 
     table = make_table(scan_ms="realistic")
-    assert table.hub.scan_period_ms() == pytest.approx(scan_period_ms(10, 0, 7))
+    assert table.hub.scan_period_ms() == pytest.approx(unscheduled_scan_ms(10, {}))
     table.put("tiki:nani", "stack:1")
     table.put("tiki:kapu", "stack:2")
-    assert table.hub.scan_period_ms() == pytest.approx(scan_period_ms(10, 2, 7))
-    assert table.hub.scan_period_ms() > scan_period_ms(10, 0, 7)
+    two = {table.reader_of("stack:1"): (7,), table.reader_of("stack:2"): (7,)}
+    assert table.hub.scan_period_ms() == pytest.approx(unscheduled_scan_ms(10, two))
+    assert table.hub.scan_period_ms() > unscheduled_scan_ms(10, {})
 
 
 @pytest.mark.parametrize("scan_ms", [0, 5000, "fast"])

@@ -23,6 +23,9 @@ class FakeClock:
     def ticks_diff(self, a, b):
         return a - b
 
+    def sleep_ms(self, ms):
+        self.us += ms * 1000
+
 
 class FakePort:
     def __init__(self):
@@ -44,14 +47,25 @@ class FakePort:
 
 
 class FakeReader:
-    """A reader whose tag, version register and health the test sets directly."""
+    """A reader whose tags, version register and health the test sets directly (``uid``
+    for one tag, ``uids`` for a stack)."""
 
     def __init__(self, version=0x92):
         self.version_register = version
-        self.uid = None
+        self.uids = []
         self.broken = False
         self.inits = 0
         self.reads = 0
+        self.on = True
+        self.switches = []
+
+    @property
+    def uid(self):
+        return self.uids[-1] if self.uids else None
+
+    @uid.setter
+    def uid(self, uid):
+        self.uids = [uid] if uid else []
 
     def version(self):
         if self.broken:
@@ -61,8 +75,15 @@ class FakeReader:
     def init(self):
         self.inits += 1
 
-    def read_uid(self, expected=None):
+    def antenna(self, on):
+        self.on = on
+        self.switches.append(on)
+
+    def inventory(self, known=()):
         self.reads += 1
         if self.broken:
             raise OSError("bus fault")
-        return self.uid
+        if not self.on:
+            return []  # a field that is off reads nothing
+        return [uid for uid in known if uid in self.uids] + [
+            uid for uid in self.uids if uid not in known]
