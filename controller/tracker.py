@@ -35,7 +35,9 @@ class Tracker:
         if site is None:
             return
         stack = self._stacks.setdefault(site, [])
-        if uid not in stack:
+        if stack[-1:] != [uid]:  # new, or announced again: lifted and put back on top
+            if uid in stack:
+                stack.remove(uid)
             stack.append(uid)
             self._last_change = now
 

@@ -11,8 +11,9 @@ tests under MicroPython with fakes:
   ``sleep_ms(ms)`` (MicroPython's ``time`` module itself on the device).
 
 A reader's field may hold several tags (a stack of tiles, a tower): the hub reports each one,
-TAG_ARRIVED when it is first read and TAG_LEFT once it was missed in ``miss_limit`` scans in a
-row. With a field schedule (config.FIELD_CLASSES) the readers are scanned class by class: the
+TAG_ARRIVED when it is first read (and again when it comes back after REPUT_MISSES missed
+scans: put back on top) and TAG_LEFT once it was missed in ``miss_limit`` scans in a row.
+With a field schedule (config.FIELD_CLASSES) the readers are scanned class by class: the
 class's fields on, the tags' power-up waited once, each reader's inventory, the fields off, so
 that no two nearby fields are ever on together (docs/wiring.md). Without one every field stays
 on. A bad reader is reported and retried, never allowed to stop the scan of the others.
@@ -25,7 +26,10 @@ KNOWN_VERSIONS = (0x88, 0x90, 0x91, 0x92, 0xB2, 0x12, 0x15)
 FAULT_AFTER = 3  # consecutive failed transfers before a working reader counts as faulty
 MAX_MISS_LIMIT = 50
 MAX_SCAN_PAUSE_MS = 5000
-MAX_TAGS = 8  # per reader: more tags in one field than this is noise, not a stack
+MAX_TAGS = 16  # per reader: more tags in one field than this is noise, not a stack
+REPUT_MISSES = 2
+"""A tag read again after this many missed scans in a row (fewer than the miss limit) was
+lifted and put back, on top of its stack: it is announced again. A single miss is a flicker."""
 
 
 def classify_version(version: int) -> int:
@@ -174,8 +178,12 @@ class Hub:
             return
         slot.errors = 0
         for uid in uids:
-            slot.misses.pop(uid, None)
+            missed = slot.misses.pop(uid, 0)
             if uid not in slot.uids:
+                slot.uids.append(uid)
+                self.send(p.TAG_ARRIVED, p.tag_body(index, uid))
+            elif missed >= REPUT_MISSES:  # lifted and put back: it is on top now
+                slot.uids.remove(uid)
                 slot.uids.append(uid)
                 self.send(p.TAG_ARRIVED, p.tag_body(index, uid))
         for uid in list(slot.uids):
@@ -191,7 +199,7 @@ class Hub:
     def _switch(self, members: list, on: bool) -> None:
         for index in members:
             if self.slots[index].status == p.OK:
-                try:
+                try:  # noqa: SIM105 - MicroPython has no contextlib
                     self.readers[index].antenna(on)
                 except Exception:  # the scan that follows counts the fault
                     pass

@@ -46,8 +46,9 @@ SELECT = (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
 HLTA = 0x50
 
-MAX_TAGS = 8
-"""The most tags one inventory reads (a tower of On Top stones holds at most four)."""
+MAX_TAGS = 16
+"""The most tags one inventory reads (a Hanging Gardens field covered again and again in a
+long game holds a dozen cards; On Top's towers four stones)."""
 TIMER_TICKS = 20  # 20 x 25 us = 0.5 ms: an ISO 14443-A tag answers within ~0.1 ms
 DEADLINE_US = 5000  # longest we wait for the chip itself before calling it a bus fault
 

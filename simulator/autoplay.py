@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import inspect
 import random
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -100,12 +100,32 @@ class AutoplayResult:
         }
 
 
-def plan_steps(before: Board, after: Board) -> list[Step]:
-    """Lift every site whose piece changes, then put every new piece."""
-    lifts: list[Step] = [Lift(site) for site in sorted(before) if after.get(site) != before[site]]
-    puts: list[Step] = [
-        Put(after[site], site) for site in sorted(after) if before.get(site) != after[site]
-    ]
+def plan_steps(
+    before: Board, after: Board, stacking: Collection[str] = (),
+    under: Mapping[str, str | None] | None = None,
+) -> list[Step]:
+    """Lift every site whose piece changes, then put every new piece. On a stacking site a new
+    piece goes on top of the old one (a card over cards) unless the old one moves elsewhere,
+    and the piece right under the top (``under``) comes back by lifting the top off it."""
+    under = under or {}
+    lifts: list[Step] = []
+    puts: list[Step] = []
+    for site in sorted(set(before) | set(after)):
+        old, new = before.get(site), after.get(site)
+        if old == new:
+            continue
+        if site in stacking and old is not None and new is not None:
+            moves = any(piece == old and before.get(other) != old
+                        for other, piece in after.items() if other != site)
+            if moves or new == under.get(site):
+                lifts.append(Lift(site))  # the top piece goes: the one under it shows
+            if new != under.get(site):
+                puts.append(Put(new, site))  # cover
+            continue
+        if old is not None:
+            lifts.append(Lift(site))
+        if new is not None:
+            puts.append(Put(new, site))
     return lifts + puts
 
 
@@ -295,7 +315,7 @@ class AutoplayBot:
             if self.rng.random() < self.mistake_rate:
                 made = await self._mistake(turn, after)
             if made != "wrong_site":  # a wrong-site mistake ends with the move done
-                await self._steps(turn.board, plan_steps(turn.board, after), turn.danger)
+                await self._steps(turn.board, self._plan(turn.board, after), turn.danger)
             if self.settle_every == "action":
                 await _call(self.settle)
         if len(same) > 1 or after == turn.board:
@@ -354,6 +374,12 @@ class AutoplayBot:
 
     # -- hands ---------------------------------------------------------------------------------
 
+    def _plan(self, before: Board, after: Board) -> list[Step]:
+        """plan_steps with what lies under the top pieces of the table's stacking sites now."""
+        stacking = [site for site in set(before) | set(after) if self.table.stacks_here(site)]
+        under = {site: self.table.piece_under(site) for site in stacking}
+        return plan_steps(before, after, stacking, under)
+
     async def _do(self, step: Step) -> None:
         await perform(self.table, step)
         self.steps += 1
@@ -393,7 +419,7 @@ class AutoplayBot:
             return False
         danger = turn.danger if kind == "wrong_site" else turn.danger | {_key(after)}
         target = after if kind == "wrong_site" else turn.board
-        there, back = plan_steps(turn.board, wrong), plan_steps(wrong, target)
+        there, back = self._plan(turn.board, wrong), self._plan(wrong, target)
         return not (unsafe_boards(turn.board, there, danger)
                     or unsafe_boards(wrong, back, danger))
 
@@ -402,12 +428,12 @@ class AutoplayBot:
     ) -> None:
         """Make the wrong board, let the table judge it, then put it right: a wrong site goes
         straight on to the intended board, an illegal move is taken back first."""
-        there = plan_steps(turn.board, wrong)
+        there = self._plan(turn.board, wrong)
         await self._steps(turn.board, there, turn.danger)
         if self.settle_every == "action":
             await _call(self.settle)
         target = after if kind == "wrong_site" else turn.board
-        correction = plan_steps(wrong, target)
+        correction = self._plan(wrong, target)
         self.mistakes.append(
             Mistake(kind, len(self.actions), tuple(map(str, there)), tuple(map(str, correction)))
         )

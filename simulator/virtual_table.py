@@ -45,7 +45,8 @@ class NoSuchSite(TableError):
 
 
 class SiteOccupied(TableError):
-    """A piece already lies there: take it off first (two tags stack only mid-slide)."""
+    """A piece already lies there: take it off first (only a stacking site takes a piece over
+    another)."""
 
 
 class SiteEmpty(TableError):
@@ -98,7 +99,9 @@ class VirtualTable:
         self._coordinates: Mapping[str, Site] = {
             site.id: site for n in counts for site in game.sites(n)
         }
-        self._on_site: dict[str, VirtualTag | bytes] = {}
+        self._stacking = frozenset(site.id for site in self._coordinates.values() if site.stacks)
+        self._on_site: dict[str, list[VirtualTag | bytes]] = {}
+        """Per site its pieces, bottom to top (more than one only on a stacking site)."""
         self._lock = threading.RLock()
         self.on_change: Callable[[dict[str, str]], None] | None = None
         """Called with the new `board()` after every change (for a live page)."""
@@ -156,12 +159,26 @@ class VirtualTable:
     def board(self) -> dict[str, str]:
         """The physical truth: site -> piece (``uid:HEX`` for a tag from outside the box)."""
         with self._lock:
-            return {site: _name(item) for site, item in sorted(self._on_site.items())}
+            return {site: _name(stack[-1]) for site, stack in sorted(self._on_site.items())}
+
+    def stacks(self) -> dict[str, tuple[str, ...]]:
+        """Every site's pieces, bottom to top."""
+        with self._lock:
+            return {site: tuple(map(_name, stack)) for site, stack in sorted(self._on_site.items())}
+
+    def stacks_here(self, site: str) -> bool:
+        """Does a piece laid on ``site`` cover the one there (a card over cards)?"""
+        return site in self._stacking
 
     def piece_at(self, site: str) -> str | None:
         self._check_site(site)
-        item = self._on_site.get(site)
-        return None if item is None else _name(item)
+        stack = self._on_site.get(site)
+        return None if not stack else _name(stack[-1])
+
+    def piece_under(self, site: str) -> str | None:
+        """The piece right under the top one of a stack (None when there is none)."""
+        stack = self._on_site.get(site, [])
+        return _name(stack[-2]) if len(stack) > 1 else None
 
     def _check_site(self, site: str) -> None:
         if site not in self.sites:
@@ -171,12 +188,14 @@ class VirtualTable:
     def _free_tag(self, piece: str) -> VirtualTag:
         if piece not in self.tags.pieces:
             raise TableError(f"{piece!r} is not a piece of {self.game.name}")
-        used = {item for item in self._on_site.values() if isinstance(item, VirtualTag)}
+        used = {item for stack in self._on_site.values() for item in stack
+                if isinstance(item, VirtualTag)}
         for tag in self.tags.tags_of(piece):
             if tag not in used:
                 return tag
         count = len(self.tags.tags_of(piece))
-        raise NoTagLeft(f"all {count} tags of {piece} are on the table already")
+        raise NoTagLeft(f"all {count} of {piece} in the box are on the table already (covered "
+                        "ones included): take one off before laying another")
 
     def _changed(self) -> None:
         if self.on_change is not None:
@@ -184,14 +203,17 @@ class VirtualTable:
 
     # -- hands ---------------------------------------------------------------------------------
 
+    def _check_free(self, site: str) -> None:
+        if site in self._on_site and site not in self._stacking:
+            raise SiteOccupied(f"{site} already holds {_name(self._on_site[site][-1])}")
+
     def put(self, piece: str, site: str) -> None:
-        """Lay a piece (a free copy of it) on an empty site."""
+        """Lay a piece (a free copy of it) on an empty site, or on top of a stacking site's."""
         with self._lock:
             self._check_site(site)
-            if site in self._on_site:
-                raise SiteOccupied(f"{site} already holds {_name(self._on_site[site])}")
+            self._check_free(site)
             tag = self._free_tag(piece)
-            self._on_site[site] = tag
+            self._on_site.setdefault(site, []).append(tag)
             self.field.add(site, tag.uid)
             self._changed()
 
@@ -200,24 +222,32 @@ class VirtualTable:
         with self._lock:
             raw = bytes.fromhex(uid_hex(uid))
             self._check_site(site)
-            if site in self._on_site:
-                raise SiteOccupied(f"{site} already holds {_name(self._on_site[site])}")
-            if any(_uid(item) == raw for item in self._on_site.values()):
+            self._check_free(site)
+            if any(_uid(item) == raw for stack in self._on_site.values() for item in stack):
                 raise TableError(f"tag {uid_hex(raw)} already lies on the table")
-            self._on_site[site] = _known_or_raw(self.tags, raw)
+            self._on_site.setdefault(site, []).append(_known_or_raw(self.tags, raw))
             self.field.add(site, raw)
             self._changed()
 
     def lift(self, site: str) -> str:
-        """Take the piece off a site; returns what it was."""
+        """Take the (top) piece off a site; returns what it was."""
         with self._lock:
             self._check_site(site)
-            item = self._on_site.pop(site, None)
+            item = self._pop(site)
             if item is None:
                 raise SiteEmpty(f"{site} is empty: there is nothing to lift")
             self.field.remove(site, _uid(item))
             self._changed()
             return _name(item)
+
+    def _pop(self, site: str) -> VirtualTag | bytes | None:
+        stack = self._on_site.get(site)
+        if not stack:
+            return None
+        item = stack.pop()
+        if not stack:
+            del self._on_site[site]
+        return item
 
     def path(self, start: str, end: str) -> tuple[str, ...]:
         """The sites a piece passes over on the straight line from `start` to `end`."""
@@ -250,14 +280,14 @@ class VirtualTable:
         self._check_site(start)
         self._check_site(end)
         with self._lock:
-            item = self._on_site.get(start)
-            if item is None:
+            if not self._on_site.get(start):
                 raise SiteEmpty(f"{start} is empty: there is nothing to slide")
-            if end in self._on_site:
-                raise SiteOccupied(f"{end} already holds {_name(self._on_site[end])}")
+            self._check_free(end)
+            item = self._pop(start)
+            assert item is not None
             uid = _uid(item)
-            del self._on_site[start]
-            self._on_site[end] = item  # board() shows it there from now: the hand is on its way
+            # board() shows it there from now: the hand is on its way
+            self._on_site.setdefault(end, []).append(item)
             self.field.remove(start, uid)
         try:
             for site in self.path(start, end):

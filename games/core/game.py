@@ -33,6 +33,9 @@ class Site:
     x: float
     y: float
     label: str = ""
+    stacks: bool = False
+    """Pieces laid here cover the ones before (a card over cards): the reader hears them all,
+    the top one is what ``board()`` shows, and lifting it uncovers the one below."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -530,15 +530,12 @@ class HangingGardens(Game[HangingGardensState]):
                 f"the temple on {self.field_names[origin]} is not on one of your smallest groups: "
                 "the temple that moves comes from a smallest group"
             )
-        tags = list(state.tags[seat])
+        # the card tags stay under a temple (it stands on the card): a temple moved away
+        # uncovers the tag it stood on
         kept = tuple(t for t in temples if t != origin)
-        if origin != EMPTY:
-            tags[origin] = EMPTY
-        tags[to] = TEMPLE_TAG
         size = len(group)
         c = self.components
         after = state._replace(
-            tags=replaced(state.tags, seat, tuple(tags)),
             temples=replaced(state.temples, seat, tuple(sorted((*kept, to)))),
             built=replaced(state.built, seat, True),
             placed=(),
@@ -787,8 +784,9 @@ class HangingGardens(Game[HangingGardensState]):
         return self._site_lists[n_players]
 
     def board(self, state: HangingGardensState) -> dict[str, str]:
-        """Display cards by their top-left tag, open score tiles, and in each garden the newest
-        tag on every field (a card's two tags or a temple)."""
+        """Display cards by their top-left tag, open score tiles, and in each garden the top of
+        every field: a temple, else the newest card tag there (a card's two tags; the tags it
+        covers stay under it, and under a temple)."""
         c = self.components
         board = {}
         for slot, card in enumerate(state.display):
@@ -799,11 +797,13 @@ class HangingGardens(Game[HangingGardensState]):
                 board[f"tiles:{self.slot_names[slot]}"] = f"hg:tile:{c.kinds[kind]}"
         for seat, tags in enumerate(state.tags):
             temple = f"hg:temple:{c.colours[seat]}"
+            temples = state.temples[seat]
             for f, tag in enumerate(tags):
-                if tag == EMPTY:
-                    continue
                 site = f"garden:{seat + 1}:{self.field_names[f]}"
-                board[site] = temple if tag == TEMPLE_TAG else self._tag_pieces[tag]
+                if f in temples or tag == TEMPLE_TAG:  # TEMPLE_TAG: a state of an older version
+                    board[site] = temple
+                elif tag != EMPTY:
+                    board[site] = self._tag_pieces[tag]
         return board
 
     def pieces(self) -> tuple[str, ...]:
@@ -875,6 +875,7 @@ def _sites(components: Components, n_players: int) -> tuple[Site, ...]:
                     x0 + PITCH * (col + 0.5),
                     y0 + PITCH * (row + 0.5),
                     f"garden {seat + 1} field {row}:{col}",
+                    stacks=True,  # a card laid over cards: the covered tags stay there
                 )
             )
     return tuple(sites)

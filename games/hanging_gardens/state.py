@@ -43,7 +43,9 @@ class HangingGardensState(NamedTuple):
     tops: tuple[tuple[int, ...], ...]
     """Per seat, per garden field: what shows (TABLE, GROUND or a motif code)."""
     tags: tuple[tuple[int, ...], ...]
-    """Per seat, per garden field: the newest tag on it (card * 2 + side, TEMPLE_TAG, EMPTY)."""
+    """Per seat, per garden field: the newest card tag on it (card * 2 + side, or EMPTY), a
+    temple standing on it or not (TEMPLE_TAG only in states written before temples kept the
+    tag under them)."""
     temples: tuple[tuple[int, ...], ...]
     """Per seat: the fields holding their temples, sorted."""
     collected: tuple[tuple[int, ...], ...]

@@ -92,7 +92,7 @@ hub.scan_cycle(); mark()              # arrives
 readers[0].uid = None
 hub.scan_cycle(); hub.scan_cycle(); mark()   # two misses: still there
 readers[0].uid = UID_A
-hub.scan_cycle(); mark()              # back: nothing, counter reset
+hub.scan_cycle(); mark()              # back after two misses: put back, announced again
 readers[0].uid = None
 hub.scan_cycle(); hub.scan_cycle(); mark()
 hub.scan_cycle(); mark()              # third miss in a row: left
@@ -104,7 +104,7 @@ report({'out': out, 'missed': hub.missed_reads})
     assert chunks == [
         [TagArrived(0, UID_A)],
         [],
-        [],
+        [TagArrived(0, UID_A)],
         [],
         [TagLeft(0, UID_A)],
         [TagArrived(1, UID_A), TagArrived(1, UID_B)],  # the new one at once, the old debounced
@@ -217,7 +217,7 @@ def test_a_stack_is_reported_tag_by_tag_and_in_snapshots(
 ) -> None:
     uid_c = bytes.fromhex("04010203")
     out = micropython(SETUP.format(n=1) + f"""
-hub = Hub(readers, port, clock, 'fw', miss_limit=2)
+hub = Hub(readers, port, clock, 'fw', miss_limit=3)
 hub.boot(); port.take()
 readers[0].uids = [{UID_A!r}]
 hub.scan_cycle(); mark()
@@ -226,7 +226,13 @@ hub.scan_cycle(); mark()
 readers[0].uids = [{UID_A!r}, {UID_B!r}, {uid_c!r}]
 hub.scan_cycle(); hub.send_snapshot(); mark()
 readers[0].uids = [{UID_A!r}, {uid_c!r}]        # the middle one pulled out
+hub.scan_cycle(); hub.scan_cycle(); hub.scan_cycle(); mark()
+readers[0].uids = [{uid_c!r}]                   # the bottom card lifted for two scans...
 hub.scan_cycle(); hub.scan_cycle(); mark()
+readers[0].uids = [{uid_c!r}, {UID_A!r}]        # ...and put back on top
+hub.scan_cycle(); hub.send_snapshot(); mark()
+readers[0].uids = [{uid_c!r}]                   # a flicker of one scan reorders nothing
+hub.scan_cycle(); readers[0].uids = [{UID_A!r}, {uid_c!r}]; hub.scan_cycle(); mark()
 report({{'out': out}})
 """)
     chunks = [messages(c) for c in frames(out["out"])]
@@ -235,6 +241,9 @@ report({{'out': out}})
         [TagArrived(0, UID_B)],
         [TagArrived(0, uid_c), Snapshot((ReaderState(ReaderStatus.OK, (UID_A, UID_B, uid_c)),))],
         [TagLeft(0, UID_B)],
+        [],
+        [TagArrived(0, UID_A), Snapshot((ReaderState(ReaderStatus.OK, (uid_c, UID_A)),))],
+        [],
     ]
 
 

@@ -52,8 +52,11 @@ class LinkWatcher:
             self.events.append(event)
             if isinstance(event, Snapshot):
                 self.readings = {i: list(r.uids) for i, r in enumerate(event.readers) if r.uids}
-            elif isinstance(event, TagArrived):
-                self.readings.setdefault(event.reader, []).append(event.uid)
+            elif isinstance(event, TagArrived):  # new, or put back on top of its stack
+                stack = self.readings.setdefault(event.reader, [])
+                if event.uid in stack:
+                    stack.remove(event.uid)
+                stack.append(event.uid)
             elif isinstance(event, TagLeft) and event.uid in self.readings.get(event.reader, []):
                 self.readings[event.reader].remove(event.uid)
                 if not self.readings[event.reader]:

@@ -286,6 +286,11 @@ def test_every_game_plays_to_its_end_through_the_table(
         result = await bot.play()
         assert result.finished and w.board() == result.expected_board
         assert result.mistakes
+        if any(site.stacks for site in game.sites(len(players))):
+            # cards laid over cards stay in the readers' fields, and the host still sees tops
+            heights = [len(stack) for stack in table.stacks().values()]
+            assert max(heights) >= 3, heights
+            assert sum(heights) > len(table.board())
 
     try:
         watch_any(table, body)

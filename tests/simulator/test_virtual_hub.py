@@ -202,11 +202,14 @@ def test_flicker_shorter_than_the_miss_limit_is_debounced(table: VirtualTable, w
     async def body(w) -> None:
         table.put("tiki:akamai", "stack:3")
         await w.settle()
-        table.miss("stack:3", 2)  # miss limit is 3: not gone
+        table.miss("stack:3", 2)  # miss limit is 3: not gone, but maybe put back on top
         await asyncio.to_thread(table.hub.wait_scans, 5)
-        assert w.of(TagLeft) == []
+        assert w.of(TagLeft) == [] and len(w.of(TagArrived)) == 2  # announced again
+        table.miss("stack:3", 1)  # one miss is a flicker: nothing at all
+        await asyncio.to_thread(table.hub.wait_scans, 4)
+        assert w.of(TagLeft) == [] and len(w.of(TagArrived)) == 2
         table.miss("stack:3", 6)  # long enough to count as lifted and laid again
-        await w.until(lambda: w.of(TagLeft) and len(w.of(TagArrived)) == 2)
+        await w.until(lambda: w.of(TagLeft) and len(w.of(TagArrived)) == 3)
         assert w.board() == {"stack:3": "tiki:akamai"}
 
     watch(body)

@@ -49,7 +49,7 @@ def test_each_copy_is_a_separate_tag_until_none_is_left(table: VirtualTable) -> 
     table.put("card:red:toast", "stack:2")
     uids = {table.field.at("stack:1")[0], table.field.at("stack:2")[0]}
     assert len(uids) == 2
-    with pytest.raises(NoTagLeft, match="all 2 tags"):
+    with pytest.raises(NoTagLeft, match="all 2 of card:red:toast in the box"):
         table.put("card:red:toast", "stack:3")
 
 
@@ -121,3 +121,27 @@ def test_coordinates_come_from_the_game_and_cannot_be_changed(table: VirtualTabl
     assert (coordinates["stack:3"].x, coordinates["stack:3"].y) == (0.0, 2.0)
     with pytest.raises(TypeError):
         coordinates["stack:3"] = coordinates["stack:4"]  # type: ignore[index]
+
+
+def test_a_stacking_site_keeps_the_covered_pieces_in_its_readers_field() -> None:
+    """The Hanging Gardens: a card laid over cards. Every tag stays in the field, the board
+    shows the top one, and lifting it uncovers the one below."""
+    table = VirtualTable.for_game("hanging_gardens")
+    site = "garden:1:2:2"
+    assert table.stacks_here(site) and not table.stacks_here("display:1")
+    table.put("hg:c01:a", site)
+    table.put("hg:c02:b", site)
+    table.put("hg:temple:red", site)
+    assert table.board()[site] == "hg:temple:red"
+    assert table.stacks()[site] == ("hg:c01:a", "hg:c02:b", "hg:temple:red")
+    assert table.piece_under(site) == "hg:c02:b"
+    assert len(table.field.at(site)) == 3  # the reader hears all three
+    assert table.lift(site) == "hg:temple:red" and table.board()[site] == "hg:c02:b"
+    table.put("hg:c03:a", "display:1")
+    with pytest.raises(SiteOccupied):
+        table.put("hg:c04:a", "display:1")  # a display slot holds one card
+    table.put("hg:temple:red", site)
+    for _ in range(4):
+        table.put("hg:temple:red", f"garden:1:0:{_}")
+    with pytest.raises(NoTagLeft, match="covered ones included"):
+        table.put("hg:temple:red", "garden:1:1:1")  # the box has five

@@ -1,0 +1,47 @@
+"""The observed board from reader events: stacks per site, the newest tag on top."""
+
+from __future__ import annotations
+
+from controller.tracker import Tracker
+
+PIECES = {"aa": "card:1", "bb": "card:2", "cc": "card:3"}
+
+
+def tracker() -> Tracker:
+    return Tracker({0: "field:1", 1: "field:2"}, PIECES.get, settle_seconds=0.4)
+
+
+def test_tags_laid_over_tags_stack_and_the_top_one_is_the_board() -> None:
+    t = tracker()
+    t.tag_arrived(0, "aa", 1.0)
+    t.tag_arrived(0, "bb", 2.0)
+    assert t.board == {"field:1": "card:2"}
+    assert t.stacks == {"field:1": ("card:1", "card:2")}
+    assert not t.settled(2.3) and t.settled(2.5)
+    t.tag_left(0, "bb", 3.0)  # the top card lifted: the one under it shows
+    assert t.board == {"field:1": "card:1"}
+    t.tag_arrived(0, "bb", 4.0)
+    t.tag_left(0, "aa", 5.0)  # pulled from under: the top stays
+    assert t.stacks == {"field:1": ("card:2",)}
+
+
+def test_a_tag_announced_again_was_put_back_on_top() -> None:
+    t = tracker()
+    for uid in ("aa", "bb", "cc"):
+        t.tag_arrived(0, uid, 1.0)
+    t.tag_arrived(0, "aa", 2.0)  # lifted and put back: the hub announces it again
+    assert t.stacks["field:1"] == ("card:2", "card:3", "card:1")
+    t.tag_arrived(0, "aa", 3.0)  # already on top: nothing changes
+    assert t.settles_at() == 2.4
+
+
+def test_a_snapshot_keeps_known_order_and_puts_new_tags_on_top() -> None:
+    t = tracker()
+    t.tag_arrived(0, "bb", 1.0)
+    t.tag_arrived(0, "aa", 1.0)
+    t.snapshot({0: ["aa", "bb", "cc"], 1: "dd", 5: ["ee"]}, 2.0)
+    assert t.stacks == {"field:1": ("card:2", "card:1", "card:3"), "field:2": ("uid:dd",)}
+    assert [u.uid for u in t.unknown] == ["dd"]  # reported, never guessed
+    assert t.board == {"field:1": "card:3"}  # field 2: an unknown tag, so no piece
+    t.snapshot({0: [], 1: None}, 3.0)
+    assert t.board == {} and t.stacks == {}
