@@ -214,13 +214,20 @@ def test_unusable_but_sound_frames_are_dropped_not_counted_as_damage(fake_hub) -
     run_with_link(fake_hub.url, body)
 
 
-def test_loop_url_opens_and_reads_what_is_written() -> None:
-    ports: list[Any] = []
+def opened_into(ports: list[Any]) -> Callable[[str, int], Any]:
+    """A serial factory that opens the URL for real and keeps the port for the test."""
 
     def factory(url: str, baudrate: int) -> Any:
         port = serial.serial_for_url(url, baudrate=baudrate, timeout=0.05)
         ports.append(port)
         return port
+
+    return factory
+
+
+def test_loop_url_opens_and_reads_what_is_written() -> None:
+    ports: list[Any] = []
+    factory = opened_into(ports)
 
     async def body(link: HubLink) -> None:
         await until(lambda: bool(ports))
@@ -235,11 +242,7 @@ def test_a_hub_with_the_old_protocol_is_refused_with_what_to_do() -> None:
     """A hub still running protocol 1 firmware: never connected, its frames never used, and
     the health says to flash the new firmware."""
     ports: list[Any] = []
-
-    def factory(url: str, baudrate: int) -> Any:
-        port = serial.serial_for_url(url, baudrate=baudrate, timeout=0.05)
-        ports.append(port)
-        return port
+    factory = opened_into(ports)
 
     async def body(link: HubLink) -> None:
         await until(lambda: bool(ports))
