@@ -49,6 +49,9 @@ class RadioSettings:
     max_fields_on: int = 8
     """The most fields a hub switches on at once: 8 x 100 mA = 0.8 A, which a 5 V supply
     beside the LEDs can spare (a larger class is read in parts of at most this many)."""
+    layer_mm: float = 2.0
+    """How much higher each piece in a stack lies (ASSUMED: 2 mm, a cardboard tile; a tag
+    sixteen layers up is still within reach over its own antenna)."""
 
     def reads(self, antenna: Point, tag: Point, height_mm: float = 0.0) -> bool:
         """Does a tag at ``tag`` (mm), ``height_mm`` above the antenna plane, answer the
@@ -72,6 +75,25 @@ def layout_mm(positions: Mapping[int, Point], settings: RadioSettings = DEFAULT_
                   default=1.0) or 1.0
     scale = settings.pitch_mm / closest
     return {reader: (x * scale, y * scale) for reader, (x, y) in positions.items()}
+
+
+def reader_layout(readers: Mapping[int, str], where: Mapping[str, Point],
+                  settings: RadioSettings = DEFAULT_RADIO) -> dict[int, Point]:
+    """A profile's readers (number to site) at their sites' drawing positions, in mm; readers
+    under a site without a position (or under none) are left out."""
+    return layout_mm({reader: where[site] for reader, site in readers.items() if site in where},
+                     settings)
+
+
+def hub_schedule(positions: Mapping[int, Point], reader_count: int,
+                 settings: RadioSettings = DEFAULT_RADIO) -> tuple[tuple[int, ...], ...]:
+    """What a hub's ``FIELD_CLASSES`` holds: the classes of the placed readers, then the
+    readers with no position (under no site: their fields reach no tag) in classes of their
+    own, so every reader 0..reader_count-1 is in exactly one."""
+    classes = field_classes(positions, settings)
+    spare = [r for r in range(reader_count) if r not in positions]
+    size = max(1, settings.max_fields_on)
+    return classes + tuple(tuple(spare[i:i + size]) for i in range(0, len(spare), size))
 
 
 def field_classes(

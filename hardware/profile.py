@@ -327,7 +327,7 @@ def parse_profile(
 RADIO_RANGES = {
     "pitch_mm": (5.0, 200.0), "antenna_mm": (5.0, 200.0), "reach_mm": (1.0, 200.0),
     "interference_mm": (0.0, 2000.0), "power_up_ms": (0.0, 50.0), "field_ma": (0.0, 500.0),
-    "chip_ma": (0.0, 100.0), "max_fields_on": (1, 64),
+    "chip_ma": (0.0, 100.0), "max_fields_on": (1, 64), "layer_mm": (0.0, 50.0),
 }
 """What a ``[radio]`` key may hold (millimetres, milliseconds, milliamperes)."""
 

@@ -1,5 +1,6 @@
-"""Loads the reader hub's real MicroPython firmware (`firmware/hub.py`, `firmware/protocol.py`)
-into CPython, so the virtual hub runs the very scan, debounce and framing code the RP2040 runs.
+"""Loads the reader hub's real MicroPython firmware (`firmware/hub.py`, `firmware/protocol.py`,
+`firmware/mfrc522.py`) into CPython, so the virtual hub runs the very scan, debounce, framing
+and reader-driver code the RP2040 runs.
 
 The firmware imports its protocol as a top-level module (``import protocol as p``), as it must
 on the device. Rather than putting a module called ``protocol`` into ``sys.modules`` (where it
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[1] / "firmware"
-_FILES = ("config", "protocol", "hub")
+_FILES = ("config", "protocol", "hub", "mfrc522")
 """Load order: each file may import the ones before it."""
 
 
@@ -28,9 +29,11 @@ class FirmwareNotFound(FileNotFoundError):
 @dataclass(frozen=True, slots=True)
 class Firmware:
     """The loaded firmware modules; `Hub` is the class `firmware/main.py` runs on the device,
-    `config` the maker's settings (miss limit, heartbeat, retry times) it runs with."""
+    `config` the maker's settings (miss limit, heartbeat, retry times) it runs with, `mfrc522`
+    the reader driver."""
 
     hub: types.ModuleType
+    mfrc522: types.ModuleType
     protocol: types.ModuleType
     config: types.ModuleType
     source: Path
@@ -54,10 +57,10 @@ def load_firmware(directory: Path = FIRMWARE_DIR) -> Firmware:
 
 
 def _load(directory: Path) -> Firmware:
-    missing = [name for name in _FILES if not (directory / f"{name}.py").is_file()]
+    missing = [f"{name}.py" for name in _FILES if not (directory / f"{name}.py").is_file()]
     if missing:
         raise FirmwareNotFound(
-            f"the hub firmware is not in {directory} (missing {', '.join(missing)}.py); "
+            f"the hub firmware is not in {directory} (missing {', '.join(missing)}); "
             "the simulator runs the real firmware and needs a source checkout of tabletop"
         )
     loaded: dict[str, types.ModuleType] = {}
@@ -80,5 +83,6 @@ def _load(directory: Path) -> Firmware:
         exec(code, module.__dict__)
         loaded[name] = module
     return Firmware(
-        hub=loaded["hub"], protocol=loaded["protocol"], config=loaded["config"], source=directory
+        hub=loaded["hub"], mfrc522=loaded["mfrc522"], protocol=loaded["protocol"],
+        config=loaded["config"], source=directory
     )

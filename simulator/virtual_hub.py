@@ -25,13 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from hardware.scan_timing import unscheduled_scan_ms
+from hardware.field_schedule import DEFAULT_RADIO, RadioSettings
+from hardware.scan_timing import scheduled_scan, unscheduled_scan_ms
 from simulator.firmware_runtime import Firmware, load_firmware
 from simulator.virtual_readers import ReaderFaults, VirtualReader
 
 FIRMWARE_VERSION = "tabletop-hub (simulated)"
-REALISTIC_UID_BYTES = 7
-"""The virtual tags' UID length, for the scan timing model."""
 
 
 class HubUnplugged(ConnectionError):
@@ -161,7 +160,9 @@ class VirtualHub:
         readers: Sequence[VirtualReader],
         *,
         miss_limit: int | None = None,
-        scan_ms: float | Literal["realistic"] = 10.0,
+        scan_ms: float | Literal["realistic"] = "realistic",
+        schedule: Sequence[Sequence[int]] | None = None,
+        radio: RadioSettings = DEFAULT_RADIO,
         heartbeat_ms: int | None = None,
         retry_ms: int | None = None,
         link_path: Path | None = None,
@@ -181,8 +182,12 @@ class VirtualHub:
         self.readers = tuple(readers)
         self.miss_limit = config.MISS_LIMIT if miss_limit is None else miss_limit
         self.scan_ms = scan_ms
-        """Time one scan of every reader takes on the real board (the loop sleeps this long);
-        'realistic': hardware.scan_timing's model of the MFRC522s for the tags now present."""
+        """Time one scan of every reader takes on the real board (the loop takes at least this
+        long); 'realistic': hardware.scan_timing's model of the MFRC522s and the schedule for
+        the tags now present."""
+        self.schedule = None if schedule is None else [list(members) for members in schedule]
+        """The firmware's FIELD_CLASSES (None: every field stays on)."""
+        self.radio = radio
         self.heartbeat_ms = config.HEARTBEAT_MS if heartbeat_ms is None else heartbeat_ms
         self.retry_ms = config.RETRY_MS if retry_ms is None else retry_ms
         self.link_path = link_path
@@ -320,6 +325,8 @@ class VirtualHub:
             heartbeat_ms=self.heartbeat_ms,
             retry_ms=self.retry_ms,
             hub_id=self.hub_id,
+            schedule=self.schedule,
+            power_up_ms=round(self.radio.power_up_ms),
         )
 
     def port_stats(self) -> PortStats:
@@ -347,12 +354,14 @@ class VirtualHub:
             time.sleep(self.scan_period_ms() / 2000)
 
     def scan_period_ms(self) -> float:
-        """How long the loop sleeps after each scan (without the firmware's own pause)."""
+        """How long one full scan takes (without the firmware's own pause)."""
         if self.scan_ms != "realistic":
             return float(self.scan_ms)
-        tags = {n: (REALISTIC_UID_BYTES,) * len(r.field.at(r.site))
+        tags = {n: tuple(len(uid) for uid in r.field.at(r.site))
                 for n, r in enumerate(self.readers) if r.site is not None}
-        return max(0.5, unscheduled_scan_ms(len(self.readers), tags))
+        if self.schedule is None:
+            return max(0.5, unscheduled_scan_ms(len(self.readers), tags))
+        return max(0.5, scheduled_scan(self.schedule, tags, self.radio).scan_ms)
 
     def _reader(self, reader: int) -> VirtualReader:
         if not 0 <= reader < len(self.readers):
@@ -363,6 +372,7 @@ class VirtualHub:
 
     def _run(self, cable: _Cable) -> None:
         while not cable.stop.is_set():
+            started = time.monotonic()
             with self._lock:
                 if cable.stop.is_set():
                     return
@@ -373,4 +383,6 @@ class VirtualHub:
                     hub.missed_reads += 1
                     if len(self.errors) < 100:
                         self.errors.append(f"{exc.__class__.__name__}: {exc}")
-            cable.stop.wait(max(hub.scan_pause_ms, self.scan_period_ms()) / 1000)
+            spent_ms = (time.monotonic() - started) * 1000  # power-ups and the drivers' work
+            rest_ms = max(hub.scan_pause_ms, self.scan_period_ms() - spent_ms)
+            cable.stop.wait(max(0.0, rest_ms) / 1000)

@@ -171,3 +171,20 @@ class VirtualChip:
             position = collision + 1  # CollPos counts received bits from 1
             self.regs[COLL] = (position & 0x1F) if position <= 32 else 0x20  # 32 reads as 0
         self.regs[COM_IRQ] = irq | 0x30
+
+
+class ChipBus:
+    """The SPI bus and chip select the driver sees, wired to one chip: the driver's
+    ``spi.write`` and ``spi.write_readinto`` become the chip's transfers."""
+
+    def __init__(self, chip):
+        self.chip = chip
+
+    def value(self, level=None):
+        return 1
+
+    def write(self, data):
+        self.chip.spi_write(data)
+
+    def write_readinto(self, data, buffer):
+        buffer[:] = self.chip.spi_transfer(data)

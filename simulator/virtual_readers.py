@@ -3,9 +3,16 @@ answer the firmware the way an MFRC522 driver does, with their faults.
 
 `VirtualReader` implements the calls `firmware/hub.py` makes on a reader (``version``,
 ``init``, ``antenna``, ``inventory``), so the firmware's own self-test, debouncing and fault
-handling decide what the host is told. Readers are read from the hub thread and changed from
-the caller's thread; `TagField` and `ReaderFaults` are the only shared state and both are
-lock-protected or immutable.
+handling decide what the host is told. Two kinds of table:
+
+- **realistic** (the default): each reader is the firmware's own MFRC522 driver talking to a
+  register-level chip (``virtual_mfrc522``) whose antenna is part of the table's radio
+  (``radio``): tags have ISO 14443-3 states, collide, need their power-up, are heard by a
+  neighbour in reach, and fields on together nearby garble each other.
+- **ideal**: a reader answers with exactly the tags over its site, at once.
+
+Readers are read from the hub thread and changed from the caller's thread; `TagField`, the
+radio and `ReaderFaults` are the only shared state and are lock-protected or immutable.
 """
 
 from __future__ import annotations
@@ -13,7 +20,11 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from hardware.field_schedule import Point
+from simulator.radio import Radio
 
 MFRC522_VERSION = 0x92
 """Version register of a genuine MFRC522 v2.0: passes the firmware's self-test."""
@@ -45,15 +56,25 @@ class ReaderFaults:
 
 class TagField:
     """Which tags are over which site right now: several where pieces stack, or while one
-    slides across another."""
+    slides across another. With a radio, each tag is also placed in it over its site's
+    antenna, one ``layer_mm`` higher per piece under it."""
 
-    def __init__(self) -> None:
+    def __init__(self, radio: Radio | None = None, where_mm: Mapping[str, Point] | None = None,
+                 clock: object | None = None) -> None:
         self._lock = threading.Lock()
         self._uids: dict[str, list[bytes]] = {}
+        self.radio = radio
+        self._where = dict(where_mm or {})
+        self._clock = clock
 
     def add(self, site: str, uid: bytes) -> None:
         with self._lock:
-            self._uids.setdefault(site, []).append(bytes(uid))
+            tags = self._uids.setdefault(site, [])
+            tags.append(bytes(uid))
+            radio = self.radio
+            if radio is not None and site in self._where:
+                height = (len(tags) - 1) * radio.settings.layer_mm
+                radio.place(bytes(uid), self._where[site], height, self._clock.ticks_us())
 
     def remove(self, site: str, uid: bytes) -> None:
         with self._lock:
@@ -63,6 +84,11 @@ class TagField:
             tags.remove(uid)
             if not tags:
                 del self._uids[site]
+            radio = self.radio
+            if radio is not None and site in self._where:
+                radio.remove(bytes(uid))
+                for layer, under in enumerate(tags):  # the ones above sink a layer
+                    radio.set_height(under, layer * radio.settings.layer_mm)
 
     def at(self, site: str) -> tuple[bytes, ...]:
         with self._lock:
@@ -76,9 +102,12 @@ class TagField:
 class VirtualReader:
     """One reader under one site (or under no site: a reader the profile does not use)."""
 
-    def __init__(self, site: str | None, field: TagField, rng: random.Random) -> None:
+    def __init__(self, site: str | None, field: TagField, rng: random.Random,
+                 driver: object | None = None) -> None:
         self.site = site
         self.field = field
+        self.driver = driver
+        """Realistic: the firmware's MFRC522 driver on a chip in the radio; None: ideal."""
         self.faults = ReaderFaults()
         self.forced_misses = 0
         """Scans still to miss in a row, whatever lies there (a deterministic flicker)."""
@@ -88,29 +117,38 @@ class VirtualReader:
     # -- the firmware's reader interface --------------------------------------------------
 
     def version(self) -> int:
-        return SILENT_BUS if self.faults.dead else MFRC522_VERSION
+        if self.faults.dead:
+            return SILENT_BUS
+        return self.driver.version() if self.driver is not None else MFRC522_VERSION
 
     def init(self) -> None:
         if self.faults.dead:
             raise ReaderBusError("no answer on the SPI bus")
+        if self.driver is not None:
+            self.driver.init()
 
     def antenna(self, on: bool) -> None:
-        """A field the hub switches (with a field schedule); the simple field ignores it."""
+        """A field the hub switches (with a field schedule); the ideal field ignores it."""
         if self.faults.dead:
             raise ReaderBusError("no answer on the SPI bus")
+        if self.driver is not None:
+            self.driver.antenna(on)
 
     def inventory(self, known: tuple[bytes, ...] = ()) -> list[bytes]:
-        """Like the MFRC522 driver: every tag over the site, the known ones first; a flicker
-        misses each tag on its own."""
+        """Every tag the reader hears, the known ones first; a flicker misses each tag on
+        its own."""
         faults = self.faults
         self.scans += 1
         if faults.slow_ms:
             time.sleep(faults.slow_ms / 1000)
         if faults.dead:
             raise ReaderBusError("no answer on the SPI bus")
-        if self.site is None:
+        if self.driver is not None:
+            uids = tuple(bytes(uid) for uid in self.driver.inventory(known))
+        elif self.site is None:
             return []
-        uids = self.field.at(self.site)
+        else:
+            uids = self.field.at(self.site)
         if not uids:
             return []
         if self.forced_misses > 0:

@@ -3,6 +3,14 @@ virtual hub's readers, plus the virtual buttons and LED strip. It is what a pers
 eyes do at a real table, and nothing else: the controller only learns about it through the hub
 protocol on the pty, the gpiozero pins and the strip it drives.
 
+By default the table is **realistic**: every reader is the firmware's own MFRC522 driver
+talking to a register-level chip in the table's radio (``simulator.radio``: tags with ISO
+14443-3 states, collisions, power-up, reach and stack heights, neighbouring fields that
+garble), the hub switches the fields in the profile's field classes, and a scan takes as long
+as ``hardware.scan_timing`` says it takes on the real board. ``scan_ms=<number>`` gives the
+**ideal** table instead: each reader reports exactly the tags over its site, every
+``scan_ms`` milliseconds (fast, for unit tests).
+
 `put`, `lift` and the fault knobs return at once (they only change what lies in the readers'
 fields; the hub thread reports it on its next scan). `slide`, `press` and `hold` take real time
 and are coroutines. The table's own state is lock-protected, so a page's worker threads and
@@ -23,11 +31,15 @@ from typing import Any, Literal
 
 from games.core.game import Game, Site
 from games.registry import get_game
+from hardware.field_schedule import hub_schedule, reader_layout
 from hardware.profile import PROFILES_DIR, BoardProfile, find_profile, load_profile
 from hardware.profile_writer import generated_profile, unique_sites
 from hardware.registry import uid_hex
+from simulator.firmware_runtime import load_firmware
+from simulator.radio import Radio
 from simulator.virtual_buttons import VirtualButtons
-from simulator.virtual_hub import LinkFaults, VirtualHub
+from simulator.virtual_hub import LinkFaults, MonotonicClock, VirtualHub
+from simulator.virtual_mfrc522 import ChipBus, VirtualChip
 from simulator.virtual_readers import ReaderFaults, TagField, VirtualReader
 from simulator.virtual_strip import VirtualStrip
 from simulator.virtual_tags import TagSet, VirtualTag, copies_seen
@@ -67,7 +79,8 @@ class VirtualTable:
         tags: TagSet | None = None,
         link_path: Path | None = None,
         on_path: Callable[[str], None] | None = None,
-        scan_ms: float | Literal["realistic"] = 10.0,
+        scan_ms: float | Literal["realistic"] = "realistic",
+        field_schedule: bool = True,
         miss_limit: int | None = None,
         heartbeat_ms: int | None = None,
         retry_ms: int | None = None,
@@ -76,16 +89,43 @@ class VirtualTable:
         self.profile = profile
         self.game = game
         self.tags = tags or TagSet(game.pieces(), copies=copies_seen(game))
-        self.field = TagField()
         self.sites = profile.sites
+        counts = [players] if players else range(game.min_players, game.max_players + 1)
+        self._coordinates: Mapping[str, Site] = {
+            site.id: site for n in counts for site in game.sites(n)
+        }
         rng = random.Random(seed)
+        count = max(profile.readers) + 1
+        self.radio: Radio | None = None
+        """The realistic table's radio (None for the ideal one)."""
+        schedule = None
+        drivers: list[object | None] = [None] * count
+        if scan_ms == "realistic":
+            where = {site.id: (site.x, site.y) for site in self._coordinates.values()}
+            antennas = reader_layout(profile.readers, where, profile.radio)
+            if field_schedule:  # off: every field on at once, as a hub flashed without one
+                schedule = hub_schedule(antennas, count, profile.radio)
+            self.radio = Radio(antennas, profile.radio)
+            clock = MonotonicClock()
+            driver = load_firmware().mfrc522.Mfrc522
+            drivers = []
+            for reader in range(count):
+                bus = ChipBus(VirtualChip(clock=clock, field=self.radio.antenna(reader)))
+                drivers.append(driver(bus, bus, clock))
+            self.field = TagField(self.radio, {profile.readers[r]: point
+                                               for r, point in antennas.items()}, clock)
+        else:
+            self.field = TagField()
         self.readers = tuple(
-            VirtualReader(profile.readers.get(i), self.field, random.Random(rng.random()))
-            for i in range(max(profile.readers) + 1)
+            VirtualReader(profile.readers.get(i), self.field, random.Random(rng.random()),
+                          drivers[i])
+            for i in range(count)
         )
         self.hub = VirtualHub(
             self.readers,
             scan_ms=scan_ms,
+            schedule=schedule,
+            radio=profile.radio,
             miss_limit=miss_limit,
             heartbeat_ms=heartbeat_ms,
             retry_ms=retry_ms,
@@ -95,10 +135,6 @@ class VirtualTable:
         )
         self.buttons = VirtualButtons(profile.buttons)
         self.strip = VirtualStrip(profile.leds, profile.colours)
-        counts = [players] if players else range(game.min_players, game.max_players + 1)
-        self._coordinates: Mapping[str, Site] = {
-            site.id: site for n in counts for site in game.sites(n)
-        }
         self._stacking = frozenset(site.id for site in self._coordinates.values() if site.stacks)
         self._on_site: dict[str, list[VirtualTag | bytes]] = {}
         """Per site its pieces, bottom to top (more than one only on a stacking site)."""
@@ -239,6 +275,22 @@ class VirtualTable:
             self.field.remove(site, _uid(item))
             self._changed()
             return _name(item)
+
+    def pull(self, site: str, piece: str) -> None:
+        """Pull a piece out from under others (a stone out of a tower, a card from under a
+        card): the ones above it sink a layer and stay."""
+        with self._lock:
+            self._check_site(site)
+            stack = self._on_site.get(site, [])
+            found = [item for item in stack if _name(item) == piece]
+            if not found:
+                raise TableError(f"{piece} is not on {site} (it holds "
+                                 f"{', '.join(map(_name, stack)) or 'nothing'})")
+            stack.remove(found[-1])
+            if not stack:
+                del self._on_site[site]
+            self.field.remove(site, _uid(found[-1]))
+            self._changed()
 
     def _pop(self, site: str) -> VirtualTag | bytes | None:
         stack = self._on_site.get(site)

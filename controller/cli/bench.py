@@ -214,7 +214,79 @@ def bench_ai(args: argparse.Namespace) -> BenchResult:
     )
 
 
+def bench_autoplay(args: argparse.Namespace) -> BenchResult:
+    """``tabletop sim --autoplay`` over many seeds per game, on the realistic table unless
+    ``--ideal``: how many games complete with the scores and records agreeing, and how long a
+    game takes. Each game runs in a process of its own; ``--jobs`` at once (they mostly wait
+    for scans, so more jobs than cores is fine)."""
+    import json
+    import statistics
+    import subprocess
+    import sys
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    selected = [game for game in all_games() if not args.game or game.id in args.game]
+    if not selected:
+        raise UserError(f"no game matches {', '.join(args.game)}")
+
+    def one(game_id: str, seed: int, players: int) -> dict[str, Any]:
+        started = time.perf_counter()
+        command = [sys.executable, "-m", "controller.cli", "sim", "--autoplay", game_id,
+                   "--seed", str(seed), "--players", ",".join(seat_names(players)),
+                   "--mistakes", "0.1", *(["--ideal"] if args.ideal else [])]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+        wall = time.perf_counter() - started
+        try:
+            summary = json.loads(run.stdout)
+        except ValueError:
+            summary = {}
+        good = (run.returncode == 0 and summary.get("completed") == 1
+                and summary.get("scores_match") and summary.get("records_match"))
+        return {"game": game_id, "seed": seed, "players": players, "ok": bool(good),
+                "moves": summary.get("moves", 0), "mistakes": summary.get("mistakes_made", 0),
+                "wall_s": wall, "error": "" if good else (run.stderr.strip()[-300:] or
+                                                         run.stdout.strip()[-300:])}
+
+    runs = [(game.id, seed, game.min_players + seed % (game.max_players - game.min_players + 1))
+            for game in selected for seed in range(args.seeds)]
+    results: dict[str, list[dict[str, Any]]] = {game.id: [] for game in selected}
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(one, *run) for run in runs]
+        for done, future in enumerate(as_completed(futures), start=1):
+            result = future.result()
+            results[result["game"]].append(result)
+            failed = sum(not r["ok"] for rs in results.values() for r in rs)
+            progress(f"autoplay: {done}/{len(runs)} games, {failed} failed")
+    progress_done()
+    rows = []
+    figures: dict[str, Any] = {}
+    for game_id, games in results.items():
+        walls = sorted(r["wall_s"] for r in games)
+        figures[game_id] = {
+            "games": len(games),
+            "completed": sum(r["ok"] for r in games),
+            "failed_seeds": sorted(r["seed"] for r in games if not r["ok"]),
+            "errors": [r["error"] for r in games if not r["ok"]][:3],
+            "moves": sum(r["moves"] for r in games),
+            "mistakes": sum(r["mistakes"] for r in games),
+            "wall_s_p50": round(statistics.median(walls), 1),
+            "wall_s_max": round(walls[-1], 1),
+        }
+        row = figures[game_id]
+        rows.append((game_id, row["games"], row["completed"], row["moves"], row["mistakes"],
+                     row["wall_s_p50"], row["wall_s_max"]))
+    radio = "ideal" if args.ideal else "realistic"
+    return BenchResult(
+        f"Autoplay on the {radio} table, seeds 0..{args.seeds - 1}, players rotating, 10% "
+        "mistakes; a game counts as completed when its scores and record agree",
+        ("game", "games", "completed", "moves", "mistakes", "wall s p50", "wall s max"),
+        tuple(rows),
+        {"bench": "autoplay", "radio": radio, "autoplay": figures},
+    )
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], BenchResult]] = {
+    "autoplay": bench_autoplay,
     "latency": bench_latency,
     "engines": bench_engines,
     "referee": bench_referee,
@@ -233,16 +305,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--players", type=int, default=0, help="ai: seats (the fewest)")
     parser.add_argument("--simulations", type=int, default=0,
                         help="ai: the AI's strength, simulations per move (the default)")
-    parser.add_argument("--jobs", type=int, default=2, help="ai: games played at once (2)")
+    parser.add_argument("--jobs", type=int, default=2,
+                        help="ai, autoplay: games played at once (2)")
+    parser.add_argument("--seeds", type=int, default=50, help="autoplay: seeds per game (50)")
+    parser.add_argument("--ideal", action="store_true",
+                        help="autoplay: on the ideal table instead of the realistic one")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise UserError("--seconds must be positive")
-    if args.games < 1 or args.jobs < 1 or args.simulations < 0 or args.players < 0:
-        raise UserError("--games and --jobs must be at least 1, --simulations and --players "
-                        "not negative")
+    if (args.games < 1 or args.jobs < 1 or args.seeds < 1 or args.simulations < 0
+            or args.players < 0):
+        raise UserError("--games, --jobs and --seeds must be at least 1, --simulations and "
+                        "--players not negative")
     result = BENCHES[args.name](args)
     if args.json:
         print_json(result.figures)

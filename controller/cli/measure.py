@@ -227,13 +227,12 @@ def tags_at_game_end(game: Game[Any], seed: int = 0) -> dict[str, int]:
 def hub_scan_figures(game: Game[Any], profile: Any, uid_bytes: int = 7) -> dict[str, Any]:
     """The scheduled scan of a game's profile with the tags of a finished game: readers,
     field classes, scan time, the worst time for a tag to be seen, currents."""
-    from hardware.field_schedule import field_classes, layout_mm
+    from hardware.field_schedule import hub_schedule, reader_layout
     from hardware.scan_timing import scheduled_scan
 
     where = {site.id: (site.x, site.y) for site in game.sites(game.max_players)}
-    positions = layout_mm({reader: where[site] for reader, site in profile.readers.items()
-                           if site in where}, profile.radio)
-    classes = field_classes(positions, profile.radio)
+    positions = reader_layout(profile.readers, where, profile.radio)
+    classes = hub_schedule(positions, max(profile.readers) + 1, profile.radio)
     tags = tags_at_game_end(game)
     held = {reader: (uid_bytes,) * tags.get(site, 0) for reader, site in profile.readers.items()}
     figures = scheduled_scan(classes, held, profile.radio)

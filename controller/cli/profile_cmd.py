@@ -1,4 +1,5 @@
 """``tabletop profile new GAME``: write a game's default board profile from its own sites.
+``tabletop profile schedule PROFILE``: the field classes to flash into the hub's config.py.
 
 A sixth game needs no hand-written profile: the engine lists its sites, and this command lays
 one reader and one LED under each. The result is a starting point for a maker to edit; a
@@ -48,6 +49,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="only the sites of an N-player table (default: every player count)")
     new.add_argument("--force", action="store_true", help="replace an existing file")
     new.set_defaults(run=run_new)
+    schedule = actions.add_parser(
+        "schedule", help="the hub's FIELD_CLASSES for a profile, from its sites' coordinates")
+    schedule.add_argument("profile", help="a game id or a profile file")
+    schedule.set_defaults(run=run_schedule)
+
+
+def run_schedule(args: argparse.Namespace) -> int:
+    """Print the lines a maker pastes into ``firmware/config.py`` (the same classes the
+    simulator's realistic table switches)."""
+    from hardware.field_schedule import hub_schedule, reader_layout
+
+    from .compose import load_board
+
+    board = load_board(args.profile)
+    game = get_game(board.game)
+    where = {site.id: (site.x, site.y) for site in game_sites(game)}
+    positions = reader_layout(board.readers, where, board.radio)
+    classes = hub_schedule(positions, max(board.readers) + 1, board.radio)
+    print(f"# {game.name}, {len(board.readers)} readers: {len(classes)} field classes of at "
+          f"most {board.radio.max_fields_on} fields on at once")
+    print(f"FIELD_CLASSES = {[list(members) for members in classes]}")
+    print(f"POWER_UP_MS = {round(board.radio.power_up_ms)}")
+    return 0
 
 
 def run_new(args: argparse.Namespace) -> int:

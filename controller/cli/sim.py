@@ -38,6 +38,8 @@ from .compose import build_service, data_dir, serve
 
 HEADLESS_SETTLE_MS = 80
 """Settle time for scenarios and autoplay: no human hand to wait for, so keep them quick."""
+IDEAL_SCAN_MS = 10.0
+"""``--ideal``: every reader reports exactly the tags over its site, a full scan every 10 ms."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -57,13 +59,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--data", help="keep the journal here, --autoplay games included "
                                        "(default: a fresh temporary folder)")
+    parser.add_argument("--ideal", action="store_true",
+                        help="an ideal radio (every tag read at once, a scan every "
+                             f"{IDEAL_SCAN_MS:g} ms) instead of the realistic default")
     parser.set_defaults(run=run)
+
+
+def scan_ms(args: argparse.Namespace) -> float | str:
+    return IDEAL_SCAN_MS if args.ideal else "realistic"
 
 
 def run(args: argparse.Namespace) -> int:
     if args.scenario:
         with tempfile.TemporaryDirectory(prefix="tabletop-sim-") as scratch:
-            return asyncio.run(run_scenario(Path(args.scenario), Path(scratch)))
+            return asyncio.run(run_scenario(Path(args.scenario), Path(scratch), scan_ms(args)))
     if args.autoplay:
         return autoplay(args)
     game = get_game(args.game)
@@ -75,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
         load_advisor_class()
     with tempfile.TemporaryDirectory(prefix="tabletop-sim-") as scratch:
         data = data_dir(args.data) if args.data else Path(scratch)
-        asyncio.run(interactive(args.game, players, options, data, args.host, args.port, ai))
+        asyncio.run(interactive(args.game, players, options, data, args.host, args.port, ai,
+                                scan_ms(args)))
     return 0
 
 
@@ -101,8 +111,9 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
 
 
 async def interactive(game_id: str, players: list[str], options: dict[str, str], data: Path,
-                      host: str, port: int, ai: dict[str, int] | None = None) -> None:
-    table, service = virtual_service(game_id, data)
+                      host: str, port: int, ai: dict[str, int] | None = None,
+                      scan: float | str = "realistic") -> None:
+    table, service = virtual_service(game_id, data, scan_ms=scan)
     try:
         if not service.table.started:
             service.new_game(players, options, ai)
@@ -133,9 +144,9 @@ async def settled(table: VirtualTable, service: TableService, timeout: float = 1
 
 
 @contextlib.asynccontextmanager
-async def running(game_id: str, data: Path, players, options, ai=None):
+async def running(game_id: str, data: Path, players, options, ai=None, scan="realistic"):
     """A virtual table and its service, running, with a new game started."""
-    table, service = virtual_service(game_id, data, settle_ms=HEADLESS_SETTLE_MS)
+    table, service = virtual_service(game_id, data, settle_ms=HEADLESS_SETTLE_MS, scan_ms=scan)
     task = asyncio.create_task(service.run())
     try:
         await service.link.wait_connected(10)
@@ -148,7 +159,7 @@ async def running(game_id: str, data: Path, players, options, ai=None):
         table.close()
 
 
-async def run_scenario(path: Path, data: Path) -> int:
+async def run_scenario(path: Path, data: Path, scan: float | str = "realistic") -> int:
     try:
         scenario = load_scenario(path)
     except (OSError, ScenarioError) as error:
@@ -156,7 +167,7 @@ async def run_scenario(path: Path, data: Path) -> int:
     game = get_game(scenario.game or "tiki_topple")
     players = scenario.players or ("anna", "ben")
     game.initial(players, dict(scenario.options))
-    async with running(game.id, data, players, scenario.options) as (table, service):
+    async with running(game.id, data, players, scenario.options, scan=scan) as (table, service):
         runner = ScenarioRunner(table, lambda: service.status().model_dump(mode="json"),
                                 settle=lambda: settled(table, service))
         report = await runner.run(scenario)
@@ -180,13 +191,15 @@ def autoplay(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="tabletop-autoplay-") as scratch:
             data = data_dir(args.data) if args.data else Path(scratch)
             results.append(asyncio.run(autoplay_one(game.id, players, options, data,
-                                                    args.seed + number, args.mistakes, ai)))
+                                                    args.seed + number, args.mistakes, ai,
+                                                    scan_ms(args))))
         progress(f"autoplay: {number + 1}/{args.games} games")
     progress_done()
     summary = {
         "game": game.id,
         "players": players,
         "games": args.games,
+        "radio": "ideal" if args.ideal else "realistic",
         "completed": sum(r["finished"] for r in results),
         "moves": sum(r["moves"] for r in results),
         "mistakes_made": sum(r["mistakes"] for r in results),
@@ -203,9 +216,10 @@ def autoplay(args: argparse.Namespace) -> int:
 
 
 async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
-                       mistakes: float, ai: dict[str, int] | None = None) -> dict:
+                       mistakes: float, ai: dict[str, int] | None = None,
+                       scan: float | str = "realistic") -> dict:
     ai_moves = 0
-    async with running(game_id, data, players, options, ai) as (table, service):
+    async with running(game_id, data, players, options, ai, scan) as (table, service):
         async def drawn_by_the_service(index: int) -> str:
             """The secret draw the service made at ``index`` (it may still be handling the
             button press that led to it)."""

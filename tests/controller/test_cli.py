@@ -285,3 +285,27 @@ def test_bench_hub_prints_the_scan_per_game(capsys) -> None:
         assert row["worst_seen_ms"] > row["scan_ms"] > 0
         assert row["peak_ma"] >= row["field_ma"] > 0
     assert figures["decoded_frames_per_second"] > 0
+
+
+@pytest.mark.parametrize("game", ["tiki_topple", "hanging_gardens"])
+def test_profile_schedule_prints_field_classes_the_firmware_takes(capsys, game: str) -> None:
+    from games.registry import get_game
+    from hardware.field_schedule import clashes, reader_layout
+    from hardware.profile import find_profile, load_profile
+    from simulator.firmware_runtime import load_firmware
+
+    code, out, _ = run(capsys, "profile", "schedule", game)
+    assert code == 0
+    settings: dict[str, object] = {}
+    exec(out, settings)  # the lines a maker pastes into firmware/config.py
+    board = load_profile(find_profile(game))
+    classes = settings["FIELD_CLASSES"]
+    assert load_firmware().hub.check_schedule(classes, max(board.readers) + 1) == classes
+    assert settings["POWER_UP_MS"] == 5
+    rules = get_game(game)
+    where = {s.id: (s.x, s.y) for n in range(rules.min_players, rules.max_players + 1)
+             for s in rules.sites(n)}
+    positions = reader_layout(board.readers, where, board.radio)
+    placed = tuple(tuple(r for r in members if r in positions) for members in classes)
+    assert not clashes(placed, positions, board.radio)
+    assert all(len(members) <= board.radio.max_fields_on for members in classes)

@@ -1,6 +1,7 @@
 """Every value of every option plays: the conformance check, a seeded playout and the
-simulator's autoplay (realistic timing) for each non-default value, at the fewest players it
-allows. The defaults are covered by the other generic tests."""
+simulator's autoplay for each non-default value, at the fewest players it allows. Autoplay runs
+on the ideal table here (dozens of games); tests/e2e/test_sim_command.py plays every shipped
+game on the realistic one. The defaults are covered by the other generic tests."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def test_every_option_value_plays_to_the_end_with_the_simulators_bots(game: Game
         flags = [arg for key, value in setup.options.items()
                  for arg in ("--option", f"{key}={value}")]
         code = main(["sim", "--autoplay", game.id, "--games", "1", "--players",
-                     ",".join(players), *flags])
+                     ",".join(players), *flags, "--ideal"])
         summary = json.loads(capsys.readouterr().out)
         assert code == 0, setup.name
         assert summary["completed"] == 1 and summary["scores_match"], setup.name

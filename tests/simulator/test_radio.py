@@ -17,7 +17,7 @@ from hardware.field_schedule import RadioSettings, clashes, field_classes, layou
 from simulator import iso14443
 from simulator.iso14443 import REQA, WUPA, Field, Tag, crc_a, to_bits
 from simulator.radio import Radio
-from simulator.virtual_mfrc522 import VirtualChip
+from simulator.virtual_mfrc522 import ChipBus, VirtualChip
 
 DRIVER_PATH = "firmware/mfrc522.py"
 
@@ -50,25 +50,9 @@ class Clock:
         return a - b
 
 
-class Bus:
-    """One chip on its own chip select: SPI bytes straight to the chip."""
-
-    def __init__(self, chip: VirtualChip) -> None:
-        self.chip = chip
-
-    def value(self, level: int | None = None) -> int:
-        return 1
-
-    def write(self, data: bytes) -> None:
-        self.chip.spi_write(data)
-
-    def write_readinto(self, data: bytes, buffer: bytearray) -> None:
-        buffer[:] = self.chip.spi_transfer(data)
-
-
 def driver_for(field: object, clock: Clock) -> object:
     chip = VirtualChip(clock=clock, field=field)
-    bus = Bus(chip)
+    bus = ChipBus(chip)
     reader = DRIVER.Mfrc522(bus, bus, clock)
     reader.init()
     return reader

@@ -251,15 +251,23 @@ def test_a_hub_reset_says_hello_again_and_the_host_catches_up(table: VirtualTabl
 
 
 def test_realistic_scan_timing_follows_the_hardware_model(make_table) -> None:
-    from hardware.scan_timing import unscheduled_scan_ms
+    from hardware.scan_timing import scheduled_scan, unscheduled_scan_ms
 
     table = make_table(scan_ms="realistic")
-    assert table.hub.scan_period_ms() == pytest.approx(unscheduled_scan_ms(10, {}))
+    schedule = table.hub.schedule
+    assert schedule is not None and len(schedule) == 4  # Tiki Topple's 10 readers
+    radio = table.profile.radio
+    empty = scheduled_scan(schedule, {}, radio).scan_ms
+    assert table.hub.scan_period_ms() == pytest.approx(empty)
     table.put("tiki:nani", "stack:1")
     table.put("tiki:kapu", "stack:2")
     two = {table.reader_of("stack:1"): (7,), table.reader_of("stack:2"): (7,)}
-    assert table.hub.scan_period_ms() == pytest.approx(unscheduled_scan_ms(10, two))
-    assert table.hub.scan_period_ms() > unscheduled_scan_ms(10, {})
+    assert table.hub.scan_period_ms() == pytest.approx(scheduled_scan(schedule, two, radio).scan_ms)
+    assert table.hub.scan_period_ms() > empty
+
+    unscheduled = make_table(scan_ms="realistic", field_schedule=False)
+    assert unscheduled.hub.schedule is None
+    assert unscheduled.hub.scan_period_ms() == pytest.approx(unscheduled_scan_ms(10, {}))
 
 
 @pytest.mark.parametrize("scan_ms", [0, 5000, "fast"])
