@@ -32,7 +32,7 @@ chromium:
 
 test: install chromium
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	$(BIN)/python -m pytest -n 2
 
 lint: install
 	$(BIN)/ruff check .

@@ -3,9 +3,11 @@
 Hardware comes in through three small interfaces so the same code runs on the RP2040 and in
 tests under MicroPython with fakes:
 
-- reader: ``version() -> int`` (the MFRC522 VersionReg), ``init()``,
-  ``inventory(known) -> list`` (every UID in its field, the known ones checked first) and
-  ``antenna(on)``; any exception is a bus fault.
+- reader: ``version() -> int`` (the MFRC522 VersionReg), ``init()``, ``antenna(on)``, and
+  the three parts of an inventory (every UID in its field): ``check(known) -> list`` (the
+  known ones still there), ``request()`` (send a REQA, do not wait) and
+  ``collect(present) -> list`` (its answer, and every new tag); any exception is a bus
+  fault.
 - port: ``write(bytes)`` and ``read() -> bytes`` (non-blocking, b"" when nothing waits).
 - clock: ``ticks_ms()``, ``ticks_us()``, ``ticks_add(t, d)``, ``ticks_diff(a, b)`` and
   ``sleep_ms(ms)`` (MicroPython's ``time`` module itself on the device).
@@ -14,9 +16,12 @@ A reader's field may hold several tags (a stack of tiles, a tower): the hub repo
 TAG_ARRIVED when it is first read (and again when it comes back after REPUT_MISSES missed
 scans: put back on top) and TAG_LEFT once it was missed in ``miss_limit`` scans in a row.
 With a field schedule (config.FIELD_CLASSES) the readers are scanned class by class: the
-class's fields on, the tags' power-up waited once, each reader's inventory, the fields off, so
+class's fields on, the tags' power-up waited once, the readers' inventories, the fields off, so
 that no two nearby fields are ever on together (docs/wiring.md). Without one every field stays
-on. A bad reader is reported and retried, never allowed to stop the scan of the others.
+on and all readers form one class. Within a class the hub checks each reader's known tags and
+starts its REQA, then collects the answers: the REQA nobody answers (0.5 ms per reader) waits
+while the hub works on the others. A bad reader is reported and retried, never allowed to stop
+the scan of the others.
 """
 
 import protocol as p
@@ -159,24 +164,45 @@ class Hub:
             slot.status = status
             self.send(p.READER_FAULT, p.fault_body(index, status))
 
-    def _scan_one(self, index: int) -> None:
+    def _failed(self, index: int) -> None:
         slot = self.slots[index]
-        if slot.status != p.OK:
-            self._retry(index)
-            return
-        try:
-            uids = [bytes(uid) for uid in self.readers[index].inventory(tuple(slot.uids))]
-            if len(uids) > MAX_TAGS or any(len(uid) not in (4, 7, 10) for uid in uids):
-                raise ValueError("not ISO 14443-A UIDs")
-        except Exception:
-            self.missed_reads += 1
-            slot.errors += 1
-            if slot.errors >= FAULT_AFTER:
-                slot.status = p.COMM_ERROR
-                slot.retry_at = self.clock.ticks_add(self.clock.ticks_ms(), self.retry_ms)
-                self.send(p.READER_FAULT, p.fault_body(index, p.COMM_ERROR))
-            return
-        slot.errors = 0
+        self.missed_reads += 1
+        slot.errors += 1
+        if slot.errors >= FAULT_AFTER:
+            slot.status = p.COMM_ERROR
+            slot.retry_at = self.clock.ticks_add(self.clock.ticks_ms(), self.retry_ms)
+            self.send(p.READER_FAULT, p.fault_body(index, p.COMM_ERROR))
+
+    def _read_class(self, members: list) -> None:
+        """Every reader of a class: known tags checked and a REQA started on each, then the
+        answers collected, so the readers' waits overlap."""
+        started = []
+        for index in members:
+            if self.slots[index].status != p.OK:
+                self._retry(index)
+                continue
+            reader = self.readers[index]
+            try:
+                present = reader.check(tuple(self.slots[index].uids))
+                reader.request()
+            except Exception:
+                self._failed(index)
+                continue
+            started.append((index, present))
+        for index, present in started:
+            try:
+                uids = [bytes(uid) for uid in self.readers[index].collect(present)]
+                if len(uids) > MAX_TAGS or any(len(uid) not in (4, 7, 10) for uid in uids):
+                    raise ValueError("not ISO 14443-A UIDs")
+            except Exception:
+                self._failed(index)
+                continue
+            self.slots[index].errors = 0
+            self._report(index, uids)
+            self.poll()
+
+    def _report(self, index: int, uids: list) -> None:
+        slot = self.slots[index]
         for uid in uids:
             missed = slot.misses.pop(uid, 0)
             if uid not in slot.uids:
@@ -211,9 +237,7 @@ class Hub:
             if self.switching:
                 self._switch(members, True)
                 self.clock.sleep_ms(self.power_up_ms)  # the tags' power-up, once per class
-            for index in members:
-                self._scan_one(index)
-                self.poll()
+            self._read_class(members)
             if self.switching:
                 self._switch(members, False)
         self.scan_cycles += 1

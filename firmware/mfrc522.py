@@ -2,7 +2,9 @@
 every tag in the field.
 
 Implements the reader interface that hub.py expects: ``version()``, ``init()``,
-``antenna(on)`` and ``inventory(known)``, every tag in the field (a stack of tiles, a tower).
+``antenna(on)`` and ``inventory(known)``, every tag in the field (a stack of tiles, a tower),
+also in three parts (``check``, ``request``, ``collect``) so the hub can overlap the waits of
+a class of readers.
 Every scan wakes tags with WUPA and puts them back to sleep with HLTA, so a tag that stays on
 the reader answers again next scan. A UID the hub already knows is only SELECTed
 (no anticollision), which is the common, cheap case. New tags are found with REQA, which halted
@@ -157,6 +159,17 @@ class Mfrc522:
         """Every tag in the field: each ``known`` UID is checked (WUPA, SELECT, HLTA; a miss
         is checked once more at once before it counts), then REQA, which the halted tags
         ignore, finds the new ones one by one until nobody answers."""
+        present = self.check(known)
+        self.request()
+        return self.collect(present)
+
+    # The three parts of ``inventory``, for a hub that reads a class of readers at once: it
+    # checks each reader's known tags and starts its REQA, then collects the answers, so the
+    # REQA that nobody answers (a timeout per reader per scan) waits while the others work.
+
+    def check(self, known: tuple = ()) -> list:
+        """The ``known`` UIDs still in the field (each checked twice before it counts as
+        missing)."""
         present = []
         for uid in known:
             for _ in range(2):
@@ -164,8 +177,18 @@ class Mfrc522:
                     self._halt()
                     present.append(bytes(uid))
                     break
+        return present
+
+    def request(self) -> None:
+        """Send a REQA and return at once; ``collect`` waits for its answer."""
+        self._start(bytes((REQA,)), 7, 0)
+
+    def collect(self, present: list) -> list:
+        """The answer to ``request``, then every new tag one by one: anticollision, HLTA and
+        another REQA until nobody answers. Returns ``present`` with the new UIDs added."""
+        answered = self._wait(True)
         for _ in range(MAX_TAGS - len(present)):
-            if not self._request(REQA):
+            if not answered:
                 break
             uid = self._anticollision()
             if uid is None:
@@ -173,6 +196,7 @@ class Mfrc522:
             self._halt()
             if uid not in present:
                 present.append(uid)
+            answered = self._request(REQA)
         return present
 
     # -- ISO 14443-3 ----------------------------------------------------------------------
@@ -220,12 +244,18 @@ class Mfrc522:
         """Transceive ``data`` (``last_bits`` valid in its last byte; the answer's first bit
         stored at bit ``align``): True when an answer came, False for silence or a sent HLTA.
         """
+        self._start(data, last_bits, align)
+        return self._wait(answer_expected)
+
+    def _start(self, data: bytes, last_bits: int, align: int) -> None:
         self.write(COMMAND, IDLE)
         self.write(COM_IRQ, 0x7F)
         self.write(FIFO_LEVEL, 0x80)
         self.write_fifo(data)
         self.write(COMMAND, TRANSCEIVE)
         self.write(BIT_FRAMING, 0x80 | (align << 4) | last_bits)  # StartSend
+
+    def _wait(self, answer_expected: bool) -> bool:
         deadline = self.clock.ticks_add(self.clock.ticks_us(), DEADLINE_US)
         while True:
             irq = self.read(COM_IRQ)

@@ -9,8 +9,11 @@ Two ways the hub scans are modelled, both reading every tag in each field (``inv
   apart; on a board whose readers sit closer than the fields' interference distance it garbles
   (``simulator.radio``).
 - **scheduled**: the readers' fields are switched in classes (``hardware.field_schedule``);
-  a class's fields come on together, the hub waits the tags' power-up once, then reads the
-  class's readers one after another (firmware/hub.py).
+  a class's fields come on together, the hub waits the tags' power-up once, checks each
+  reader's known tags and starts its REQA, then collects the answers in the same order
+  (firmware/hub.py): the REQA nobody answers waits while the hub works on the next readers.
+
+Unscheduled, every reader forms one class, read the same way.
 
 Behind multiplexers (more than 16 readers) the address lines change when the hub moves to
 another reader (firmware/chip_select.py).
@@ -82,10 +85,16 @@ frame, rare once the tags on a reader are known)."""
 # -- the scheduled design ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class InventoryCost:
-    """One reader's part of a scheduled scan: SPI and CPU time, and time on the air."""
+    """One reader's part of a scan: SPI and CPU time, and time on the air."""
 
     cpu_us: float
     air_us: float
+    wait_us: float = AIR_US["idle"]
+    """Of both, the wait for the answer to the first REQA (its timeout when no new tag is
+    there), which the hub overlaps with its work on the class's other readers."""
+    collect_us: float = 0.0
+    """Of both, what comes after that answer: finding the new tags, and the REQA nobody
+    answers after them."""
 
 
 def inventory_cost(tags: Sequence[int], mux: bool, known: bool = True,
@@ -97,25 +106,38 @@ def inventory_cost(tags: Sequence[int], mux: bool, known: bool = True,
     paths = [f"{kind}{4 if size == 4 else 7}" for size in tags]
     transfers = INVENTORY_TRANSFERS["idle"] + sum(INVENTORY_TRANSFERS[p] for p in paths)
     transfers += SWITCH_TRANSFERS if switching else 0
-    selects = 2 if switching else 1  # the field switch, then the inventory
+    selects = (2 if switching else 0) + 2  # field on and off; check and request, collect
     cpu = transfers * SPI_TRANSFER_US + HUB_OVERHEAD_US + (selects * MUX_SELECT_US if mux else 0)
     air = AIR_US["idle"] + sum(AIR_US[p] for p in paths)
-    return InventoryCost(cpu, air)
+    new = [p for p in paths if p.startswith("new")]
+    if not new:
+        return InventoryCost(cpu, air)
+    collect = sum(INVENTORY_TRANSFERS[p] * SPI_TRANSFER_US + AIR_US[p] for p in new)
+    return InventoryCost(cpu, air, REQUEST_US, collect - REQUEST_US + AIR_US["idle"])
 
 
 def unscheduled_scan_ms(readers: int, tags: Mapping[int, Sequence[int]]) -> float:
-    """One full scan with every field on: reader after reader, each waiting for its frames."""
+    """One full scan with every field on: all readers form one class, without power-up."""
     mux = readers > DIRECT_CHIP_SELECTS
     costs = (inventory_cost(tags.get(r, ()), mux, switching=False) for r in range(readers))
-    return sum(cost.cpu_us + cost.air_us for cost in costs) / 1000
+    return class_window_us(costs, power_up_ms=0.0) / 1000
 
 
-def class_window_us(costs: Iterable[InventoryCost], settings: RadioSettings) -> float:
-    """One class: its fields on, the tags' power-up, then its readers one after another."""
+def class_window_us(costs: Iterable[InventoryCost], power_up_ms: float) -> float:
+    """One class: its fields on, the tags' power-up, each reader's known tags checked and its
+    REQA started, then the answers collected in the same order (a reader's first REQA waits
+    while the hub works on the others)."""
     costs = list(costs)
     if not costs:
         return 0.0
-    return settings.power_up_ms * 1000 + sum(c.cpu_us + c.air_us for c in costs)
+    now = power_up_ms * 1000
+    started = []
+    for cost in costs:
+        now += cost.cpu_us + cost.air_us - cost.wait_us - cost.collect_us
+        started.append(now)
+    for cost, start in zip(costs, started, strict=True):
+        now = max(now, start + cost.wait_us) + cost.collect_us
+    return now
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +166,7 @@ def scheduled_scan(
     windows = []
     for members in classes:
         windows.append(class_window_us(
-            (inventory_cost(tags.get(r, ()), mux) for r in members), settings))
+            (inventory_cost(tags.get(r, ()), mux) for r in members), settings.power_up_ms))
     scan_us = sum(windows)
     worst = 0.0
     for members, window in zip(classes, windows, strict=True):
@@ -152,7 +174,8 @@ def scheduled_scan(
             held = list(tags.get(reader, ()))
             costs = [inventory_cost(tags.get(r, ()), mux) for r in members if r != reader]
             found = inventory_cost([*held, 7], mux, known=False)  # it finds the new tag
-            worst = max(worst, scan_us - window + class_window_us([*costs, found], settings))
+            worst = max(worst, scan_us - window
+                        + class_window_us([*costs, found], settings.power_up_ms))
     largest = max((len(members) for members in classes), default=0)
     peak = largest * settings.field_ma + readers * settings.chip_ma
     return ScanFigures(readers, len(classes), round(scan_us / 1000, 1), round(worst / 1000, 1),

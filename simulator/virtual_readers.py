@@ -2,8 +2,8 @@
 answer the firmware the way an MFRC522 driver does, with their faults.
 
 `VirtualReader` implements the calls `firmware/hub.py` makes on a reader (``version``,
-``init``, ``antenna``, ``inventory``), so the firmware's own self-test, debouncing and fault
-handling decide what the host is told. Two kinds of table:
+``init``, ``antenna``, ``check``, ``request``, ``collect``), so the firmware's own self-test,
+debouncing and fault handling decide what the host is told. Two kinds of table:
 
 - **realistic** (the default): each reader is the firmware's own MFRC522 driver talking to a
   register-level chip (``virtual_mfrc522``) whose antenna is part of the table's radio
@@ -134,9 +134,8 @@ class VirtualReader:
         if self.driver is not None:
             self.driver.antenna(on)
 
-    def inventory(self, known: tuple[bytes, ...] = ()) -> list[bytes]:
-        """Every tag the reader hears, the known ones first; a flicker misses each tag on
-        its own."""
+    def check(self, known: tuple[bytes, ...] = ()) -> list[bytes]:
+        """The known tags still heard (the first part of an inventory)."""
         faults = self.faults
         self.scans += 1
         if faults.slow_ms:
@@ -144,17 +143,30 @@ class VirtualReader:
         if faults.dead:
             raise ReaderBusError("no answer on the SPI bus")
         if self.driver is not None:
-            uids = tuple(bytes(uid) for uid in self.driver.inventory(known))
-        elif self.site is None:
-            return []
+            return [bytes(uid) for uid in self.driver.check(known)]
+        here = self.field.at(self.site) if self.site is not None else ()
+        return [bytes(uid) for uid in known if bytes(uid) in here]
+
+    def request(self) -> None:
+        if self.faults.dead:
+            raise ReaderBusError("no answer on the SPI bus")
+        if self.driver is not None:
+            self.driver.request()
+
+    def collect(self, present: list[bytes]) -> list[bytes]:
+        """Every tag heard, the known ones first; a flicker misses each tag on its own."""
+        if self.faults.dead:
+            raise ReaderBusError("no answer on the SPI bus")
+        if self.driver is not None:
+            uids = [bytes(uid) for uid in self.driver.collect(list(present))]
         else:
-            uids = self.field.at(self.site)
+            here = self.field.at(self.site) if self.site is not None else ()
+            uids = list(present) + [uid for uid in here if uid not in present]
         if not uids:
             return []
         if self.forced_misses > 0:
             self.forced_misses -= 1
             return []
-        if faults.flicker_rate:
-            uids = tuple(uid for uid in uids if self._rng.random() >= faults.flicker_rate)
-        known_here = [uid for uid in map(bytes, known) if uid in uids]
-        return known_here + [uid for uid in uids if uid not in known_here]
+        if self.faults.flicker_rate:
+            uids = [uid for uid in uids if self._rng.random() >= self.faults.flicker_rate]
+        return uids

@@ -196,7 +196,7 @@ def rnd(n):  # a small LCG: deterministic noise without the random module
 hub = Hub(readers, port, clock, 'fw')
 hub.boot(); port.take()
 readers[0].uid = bytes(12)               # a reader returning nonsense
-readers[1].inventory = lambda known: 1 / 0   # a reader whose driver crashes
+readers[1].collect = lambda present: 1 / 0   # a reader whose driver crashes
 readers[2].uid = {UID_A!r}
 for _ in range(100):  # more steps crash the WASI interpreter itself (a memory fault in it)
     port.inbox.extend(bytes(rnd(256) for _ in range(1 + rnd(40))))
@@ -257,9 +257,12 @@ off_after_boot = [r.on for r in readers]
 for r in readers:
     r.switches.clear()
 readers[3].uid = {UID_A!r}
+from fakes import CALLS
+del CALLS[:]
 start = clock.us
 hub.scan_cycle(); mark()
 took = clock.us - start
+calls = [(name, readers.index(r)) for name, r in CALLS]
 try:
     Hub(readers, port, clock, 'fw', schedule=[[0, 1], [1, 2]])
     error = None
@@ -267,12 +270,16 @@ except ValueError as exc:
     error = str(exc)
 hub.send_hello(); mark()
 report({{'out': out, 'off': off_after_boot, 'switches': [r.switches for r in readers],
-        'took': took, 'error': error}})
+        'took': took, 'error': error, 'calls': calls}})
 """)
     scan, hello = (messages(c) for c in frames(out["out"]))
     assert out["off"] == [False] * 4  # fields are off until their class is read
     assert out["switches"] == [[True, False]] * 4  # each field on once per scan, then off
     assert scan == [TagArrived(3, UID_A)]  # read while its class was on
     assert out["took"] >= 2 * 5000  # the power-up, once per class
+    # each class's REQAs are all started before any answer is collected: their waits overlap
+    assert [tuple(call) for call in out["calls"]] == [
+        ("request", 0), ("request", 2), ("collect", 0), ("collect", 2),
+        ("request", 1), ("request", 3), ("collect", 1), ("collect", 3)]
     assert "every reader 0..3 exactly once" in out["error"]
     assert hello[0] == Hello(2, 4, 3, "fw", b"", ((0, 2), (1, 3)))

@@ -34,7 +34,7 @@ def pieces(table: VirtualTable, watcher: LinkWatcher, reader: int) -> list[str |
 
 def test_the_default_table_is_the_realistic_one(gardens: VirtualTable) -> None:
     assert gardens.radio is not None and gardens.hub.schedule is not None
-    assert gardens.hub.scan_period_ms() > 300  # one hub, 234 readers: see docs/performance.md
+    assert gardens.hub.scan_period_ms() > 100  # one hub, 234 readers: see docs/performance.md
     assert VirtualTable.for_game("tiki_topple", scan_ms=4).radio is None
 
 

@@ -46,6 +46,10 @@ class FakePort:
         return data
 
 
+CALLS = []
+"""Every reader's request() and collect(), in the order the hub made them: (name, reader)."""
+
+
 class FakeReader:
     """A reader whose tags, version register and health the test sets directly (``uid``
     for one tag, ``uids`` for a stack)."""
@@ -79,11 +83,21 @@ class FakeReader:
         self.on = on
         self.switches.append(on)
 
-    def inventory(self, known=()):
+    def check(self, known=()):
         self.reads += 1
         if self.broken:
             raise OSError("bus fault")
         if not self.on:
             return []  # a field that is off reads nothing
-        return [uid for uid in known if uid in self.uids] + [
-            uid for uid in self.uids if uid not in known]
+        return [uid for uid in known if uid in self.uids]
+
+    def request(self):
+        CALLS.append(("request", self))
+
+    def collect(self, present):
+        CALLS.append(("collect", self))
+        if self.broken:
+            raise OSError("bus fault")
+        if not self.on:
+            return present
+        return present + [uid for uid in self.uids if uid not in present]
