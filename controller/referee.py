@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core.game import CHANCE, Game
+from games.core.game import CHANCE, PILE_JOIN, Game, pile_pieces
 
 Board = Mapping[str, str]
 MAX_CHANCE_TWO_STEPS = 64
@@ -101,9 +101,12 @@ Decision = NoChange | Accept | Choose | InProgress | TakeBack | Discrepancy
 
 
 def pretty(name: str | None) -> str:
-    """``grid:2:3`` -> ``grid 2:3``; ``topiary:swan:4`` -> ``topiary swan 4``."""
+    """``grid:2:3`` -> ``grid 2:3``; ``topiary:swan:4`` -> ``topiary swan 4``; a pile piece by
+    piece (``stone yellow / stone blue``)."""
     if name is None:
         return "nothing"
+    if PILE_JOIN in name:
+        return PILE_JOIN.join(map(pretty, pile_pieces(name)))
     kind, _, rest = name.partition(":")
     return f"{kind} {rest}" if rest else kind
 
@@ -225,16 +228,24 @@ def decide(
 
 
 def _on_the_way(target: Board, current: Board, observed: Board, changed: set[str]) -> bool:
-    """Every change so far is part of this action: a piece lifted that it moves, or a site
-    already showing what it will show."""
+    """Every change so far is part of this action: a piece lifted that it moves, a site
+    already showing what it will show, or a pile built so far in the right order."""
     for site in changed:
-        seen = observed.get(site)
-        if seen is not None and seen == target.get(site):
+        seen, wanted = observed.get(site), target.get(site)
+        if seen is not None and seen == wanted:
             continue
-        if seen is None and target.get(site) != current.get(site):
+        if seen is None and wanted != current.get(site):
+            continue
+        if seen is not None and wanted is not None and _pile_begins(wanted, seen):
             continue
         return False
     return True
+
+
+def _pile_begins(pile: str, part: str) -> bool:
+    """Is ``part`` the bottom of ``pile`` (a tower with its first stones laid)?"""
+    pieces, begun = pile_pieces(pile), pile_pieces(part)
+    return len(begun) < len(pieces) and pieces[:len(begun)] == begun
 
 
 def changed_sites(before: Board, after: Board) -> set[str]:

@@ -59,7 +59,10 @@ class TableService:
         self.clock = clock
         self.pin_factory = pin_factory
         """gpiozero pin factory for the buttons (None: the profile's)."""
-        self.tracker = Tracker(profile.readers, piece_of, profile.settle_ms / 1000)
+        game = table.game
+        piles = frozenset(site.id for n in range(game.min_players, game.max_players + 1)
+                          for site in game.sites(n) if site.pile)
+        self.tracker = Tracker(profile.readers, piece_of, profile.settle_ms / 1000, piles)
         self.health = HardwareHealth(profile.readers)
         self.buttons: asyncio.Queue[ButtonEvent] = asyncio.Queue()
         self.roles: dict[str, str] = {}

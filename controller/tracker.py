@@ -2,8 +2,10 @@
 
 A reader's field may hold several tags (a card laid over cards, a tower of stones): per site the
 tracker keeps them as a stack in the order they arrived, the newest on top, and the board shows
-the top piece. A hand sliding tiles must not be read half way, so the referee only looks at the
-board once nothing has changed for the profile's settle time. Tags the registry does not know
+the top piece, or on a game's pile sites (``Site.pile``: a tower whose order counts) the whole
+pile bottom to top, as the game's own ``board()`` does. A hand sliding tiles must not be read
+half way, so the referee only looks at the board once nothing has changed for the profile's
+settle time. Tags the registry does not know
 are kept apart and reported, never guessed.
 """
 
@@ -11,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+from games.core.game import pile_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +30,8 @@ class Tracker:
     piece_of: Callable[[str], str | None]
     """The tag registry: UID (hex) to piece id, None for a tag it does not know."""
     settle_seconds: float
+    piles: frozenset[str] = frozenset()
+    """Sites whose whole pile is the board's value (``Site.pile``)."""
     _stacks: dict[str, list[str]] = field(default_factory=dict)
     """Per site the UIDs in its reader's field, bottom (first to arrive) to top."""
     _last_change: float = float("-inf")
@@ -71,9 +77,17 @@ class Tracker:
 
     @property
     def board(self) -> dict[str, str]:
-        """Sites whose top tag is a known piece, with that piece."""
-        pieces = {site: self.piece_of(stack[-1]) for site, stack in self._stacks.items()}
-        return {site: piece for site, piece in sorted(pieces.items()) if piece is not None}
+        """Sites whose top tag is a known piece, with that piece; a pile site with its known
+        pieces, bottom to top."""
+        board = {}
+        for site, stack in sorted(self._stacks.items()):
+            if site in self.piles:
+                known = [piece for piece in map(self.piece_of, stack) if piece is not None]
+                if known:
+                    board[site] = pile_value(known)
+            elif (piece := self.piece_of(stack[-1])) is not None:
+                board[site] = piece
+        return board
 
     @property
     def stacks(self) -> dict[str, tuple[str, ...]]:

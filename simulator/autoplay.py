@@ -36,7 +36,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from games.core.game import CHANCE
+from games.core.game import CHANCE, PILE_JOIN, pile_pieces, pile_value
 from simulator.steps import Lift, Press, Put, Step, perform
 from simulator.virtual_table import VirtualTable
 
@@ -102,17 +102,28 @@ class AutoplayResult:
 
 def plan_steps(
     before: Board, after: Board, stacking: Collection[str] = (),
-    under: Mapping[str, str | None] | None = None,
+    under: Mapping[str, str | None] | None = None, piles: Collection[str] = (),
 ) -> list[Step]:
     """Lift every site whose piece changes, then put every new piece. On a stacking site a new
     piece goes on top of the old one (a card over cards) unless the old one moves elsewhere,
-    and the piece right under the top (``under``) comes back by lifting the top off it."""
+    and the piece right under the top (``under``) comes back by lifting the top off it. On a
+    pile site (a tower) the pieces above what both piles share come off, top first, and the
+    new ones go on, bottom first."""
     under = under or {}
     lifts: list[Step] = []
     puts: list[Step] = []
     for site in sorted(set(before) | set(after)):
         old, new = before.get(site), after.get(site)
         if old == new:
+            continue
+        if site in piles:
+            was = pile_pieces(old) if old is not None else ()
+            will = pile_pieces(new) if new is not None else ()
+            shared = 0
+            while shared < min(len(was), len(will)) and was[shared] == will[shared]:
+                shared += 1
+            lifts += [Lift(site)] * (len(was) - shared)
+            puts += [Put(piece, site) for piece in will[shared:]]
             continue
         if site in stacking and old is not None and new is not None:
             moves = any(piece == old and before.get(other) != old
@@ -129,20 +140,27 @@ def plan_steps(
     return lifts + puts
 
 
-def board_after(board: Board, step: Step) -> dict[str, str]:
+def board_after(board: Board, step: Step, piles: Collection[str] = ()) -> dict[str, str]:
     result = dict(board)
+    pile = step.site in piles if isinstance(step, Put | Lift) else False
     if isinstance(step, Put):
-        result[step.site] = step.piece
+        below = result.get(step.site) if pile else None
+        result[step.site] = step.piece if below is None else below + PILE_JOIN + step.piece
     elif isinstance(step, Lift):
-        result.pop(step.site, None)
+        rest = pile_pieces(result.pop(step.site))[:-1] if pile and step.site in result else ()
+        if rest:
+            result[step.site] = pile_value(rest)
+        else:
+            result.pop(step.site, None)
     return result
 
 
-def unsafe_boards(board: Board, steps: Sequence[Step], danger: Danger) -> int:
+def unsafe_boards(board: Board, steps: Sequence[Step], danger: Danger,
+                  piles: Collection[str] = ()) -> int:
     """How many boards on the way (the last one, the goal, not counted) are in `danger`."""
     count = 0
     for step in steps[:-1]:
-        board = board_after(board, step)
+        board = board_after(board, step, piles)
         count += _key(board) in danger
     return count
 
@@ -153,16 +171,19 @@ def safe_order(
     danger: Danger,
     rng: random.Random,
     tries: int = ORDER_TRIES,
+    piles: Collection[str] = (),
 ) -> tuple[list[Step], int]:
     """`steps` as planned (lifts, then puts) if that is safe, else the safest of some random
     orders a hand could really follow: a put only once its site is clear and once the piece it
-    lays has been picked up (if it lay elsewhere on the table). Returns it and its unsafe count."""
-    best, best_unsafe = steps, unsafe_boards(board, steps, danger)
+    lays has been picked up (if it lay elsewhere on the table), and a pile's pieces in their
+    order. Returns it and its unsafe count."""
+    best, best_unsafe = steps, unsafe_boards(board, steps, danger, piles)
     needs = {
         index: {
-            other for other, lift in enumerate(steps)
-            if isinstance(lift, Lift) and (lift.site == step.site
-                                           or board.get(lift.site) == step.piece)
+            other for other, earlier in enumerate(steps)
+            if (isinstance(earlier, Lift) and (earlier.site == step.site
+                                               or board.get(earlier.site) == step.piece))
+            or (isinstance(earlier, Put) and other < index and earlier.site == step.site)
         }
         for index, step in enumerate(steps) if isinstance(step, Put)
     }
@@ -175,7 +196,7 @@ def safe_order(
                      if i not in done and needs.get(i, set()) <= set(done)]
             done.append(rng.choice(ready))
         candidate = [steps[i] for i in done]
-        unsafe = unsafe_boards(board, candidate, danger)
+        unsafe = unsafe_boards(board, candidate, danger, piles)
         if unsafe < best_unsafe:
             best, best_unsafe = candidate, unsafe
     return best, best_unsafe
@@ -378,7 +399,7 @@ class AutoplayBot:
         """plan_steps with what lies under the top pieces of the table's stacking sites now."""
         stacking = [site for site in set(before) | set(after) if self.table.stacks_here(site)]
         under = {site: self.table.piece_under(site) for site in stacking}
-        return plan_steps(before, after, stacking, under)
+        return plan_steps(before, after, stacking, under, self.table.pile_sites)
 
     async def _do(self, step: Step) -> None:
         await perform(self.table, step)
@@ -390,7 +411,8 @@ class AutoplayBot:
         self, board: Board, steps: list[Step], danger: Danger
     ) -> None:
         """Do `steps` in an order whose intermediate boards are all safe, if there is one."""
-        ordered, unsafe = safe_order(board, steps, danger, self.rng)
+        ordered, unsafe = safe_order(board, steps, danger, self.rng,
+                                     piles=self.table.pile_sites)
         self.unsafe_steps += unsafe
         for step in ordered:
             await self._do(step)
@@ -420,8 +442,9 @@ class AutoplayBot:
         danger = turn.danger if kind == "wrong_site" else turn.danger | {_key(after)}
         target = after if kind == "wrong_site" else turn.board
         there, back = self._plan(turn.board, wrong), self._plan(wrong, target)
-        return not (unsafe_boards(turn.board, there, danger)
-                    or unsafe_boards(wrong, back, danger))
+        piles = self.table.pile_sites
+        return not (unsafe_boards(turn.board, there, danger, piles)
+                    or unsafe_boards(wrong, back, danger, piles))
 
     async def _make(
         self, kind: MistakeKind, turn: _Turn, after: Board, wrong: dict[str, str]
@@ -444,8 +467,9 @@ class AutoplayBot:
 
     def _wrong_board(self, kind: MistakeKind, board: Board, after: Board) -> dict[str, str] | None:
         rng = self.rng
-        if kind == "wrong_site":
-            moved = [site for site in after if board.get(site) != after[site]]
+        if kind == "wrong_site":  # a tower is never carried off whole by mistake
+            moved = [site for site in after
+                     if board.get(site) != after[site] and PILE_JOIN not in after[site]]
             empty = [s for s in self.table.sites if s not in after]
             options: list[str] = []
             if len(moved) >= 2:
@@ -462,7 +486,7 @@ class AutoplayBot:
                 site = rng.choice(moved)
                 wrong[rng.choice(empty)] = wrong.pop(site)
             return wrong
-        occupied = sorted(board)
+        occupied = sorted(site for site, piece in board.items() if PILE_JOIN not in piece)
         empty = [s for s in self.table.sites if s not in board]
         options = []
         if len(occupied) >= 2:

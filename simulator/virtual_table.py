@@ -29,7 +29,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from games.core.game import Game, Site
+from games.core.game import Game, Site, pile_value
 from games.registry import get_game
 from hardware.field_schedule import hub_schedule, reader_layout
 from hardware.profile import PROFILES_DIR, BoardProfile, find_profile, load_profile
@@ -136,6 +136,8 @@ class VirtualTable:
         self.buttons = VirtualButtons(profile.buttons)
         self.strip = VirtualStrip(profile.leds, profile.colours)
         self._stacking = frozenset(site.id for site in self._coordinates.values() if site.stacks)
+        self.pile_sites = frozenset(site.id for site in self._coordinates.values() if site.pile)
+        """Sites whose whole pile is their board value (towers: ``Site.pile``)."""
         self._on_site: dict[str, list[VirtualTag | bytes]] = {}
         """Per site its pieces, bottom to top (more than one only on a stacking site)."""
         self._lock = threading.RLock()
@@ -193,9 +195,11 @@ class VirtualTable:
     # -- what lies where ----------------------------------------------------------------------
 
     def board(self) -> dict[str, str]:
-        """The physical truth: site -> piece (``uid:HEX`` for a tag from outside the box)."""
+        """The physical truth: site -> piece (``uid:HEX`` for a tag from outside the box); on
+        a pile site the whole pile, bottom to top, as the game's ``board()`` names it."""
         with self._lock:
-            return {site: _name(stack[-1]) for site, stack in sorted(self._on_site.items())}
+            return {site: pile_value([_name(item) for item in stack]) if site in self.pile_sites
+                    else _name(stack[-1]) for site, stack in sorted(self._on_site.items())}
 
     def stacks(self) -> dict[str, tuple[str, ...]]:
         """Every site's pieces, bottom to top."""

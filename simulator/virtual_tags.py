@@ -18,7 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from games.core.game import CHANCE, Game
+from games.core.game import CHANCE, Game, pile_pieces
 from hardware.registry import EXPORT_FORMAT, EXPORT_VERSION, TagRegistry, check_piece, uid_hex
 
 DEFAULT_COPIES = 2
@@ -125,6 +125,8 @@ def copies_seen(game: Game[Any], playouts: int = 2, seed: int = 0) -> dict[str, 
             else:
                 action = rng.choice(game.legal_actions(state))
             state = game.apply(state, action)
-            for piece, count in Counter(game.board(state).values()).items():
+            laid = Counter(piece for value in game.board(state).values()
+                           for piece in pile_pieces(value))  # a tower: each of its stones
+            for piece, count in laid.items():
                 most[piece] = max(most[piece], count)
     return dict(most)

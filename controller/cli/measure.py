@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.referee import Successors, decide
-from games.core.game import CHANCE, Game
+from games.core.game import CHANCE, Game, pile_pieces
 from games.core.playout import random_step, seat_names
 
 
@@ -214,14 +214,16 @@ async def led_latency(events: int, rate: float,
 
 
 def tags_at_game_end(game: Game[Any], seed: int = 0) -> dict[str, int]:
-    """The pieces on the board at the end of a seeded random game with the most players, one
-    tag each (stacks under them, such as covered cards or a tower's lower stones, are not
-    counted yet: boards report the top piece)."""
+    """The tags on each site at the end of a seeded random game with the most players: one
+    per piece on the board, every stone of a tower (pile sites); covered cards under the top
+    one are not counted (their games' boards report the top piece)."""
     rng = random.Random(seed)
     state = game.initial(seat_names(game.max_players))
     while not game.is_terminal(state):
         state = game.apply(state, random_step(game, state, rng))
-    return dict.fromkeys(game.board(state), 1)
+    piles = {site.id for site in game.sites(game.max_players) if site.pile}
+    return {site: len(pile_pieces(value)) if site in piles else 1
+            for site, value in game.board(state).items()}
 
 
 def hub_scan_figures(game: Game[Any], profile: Any, uid_bytes: int = 7) -> dict[str, Any]:

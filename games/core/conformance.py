@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import BadActionText, IllegalAction
-from .game import CHANCE, TERMINAL, Game, Secret, Sentence
+from .game import CHANCE, TERMINAL, Game, Secret, Sentence, pile_pieces
 from .playout import random_step, seat_names
 
 
@@ -237,13 +237,16 @@ class _Run:
         json.dumps(sheet.to_json())
 
     def check_board(self, state: Any) -> None:
-        sites = {site.id for site in self.game.sites(len(self.players))}
+        sites = {site.id: site for site in self.game.sites(len(self.players))}
         pieces = set(self.game.pieces())
-        for site, piece in self.game.board(state).items():
+        for site, value in self.game.board(state).items():
             if site not in sites:
                 self.fail(f"board() names site {site!r}, which sites() does not list")
-            if piece not in pieces:
-                self.fail(f"board() puts {piece!r} on {site}, which pieces() does not list")
+            where = sites.get(site)
+            laid = pile_pieces(value) if where is not None and where.pile else (value,)
+            for piece in laid:
+                if piece not in pieces:
+                    self.fail(f"board() puts {piece!r} on {site}, which pieces() does not list")
 
     def check_views(self, state: Any, actor: int, legal: list[str]) -> None:
         game = self.game

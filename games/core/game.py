@@ -36,6 +36,27 @@ class Site:
     stacks: bool = False
     """Pieces laid here cover the ones before (a card over cards): the reader hears them all,
     the top one is what ``board()`` shows, and lifting it uncovers the one below."""
+    pile: bool = False
+    """The whole pile counts, in order (a tower of coloured stones): ``board()`` names every
+    piece here bottom to top, joined by ``PILE_JOIN`` (``pile_value``). Implies ``stacks``."""
+
+    def __post_init__(self) -> None:
+        if self.pile and not self.stacks:
+            raise ValueError(f"site {self.id}: a pile site stacks (stacks=True)")
+
+
+PILE_JOIN = " / "
+"""Between the pieces of a pile in a board value: ``stone:yellow / stone:blue``."""
+
+
+def pile_value(pieces: Sequence[str]) -> str:
+    """A pile's board value, bottom to top."""
+    return PILE_JOIN.join(pieces)
+
+
+def pile_pieces(value: str) -> tuple[str, ...]:
+    """The pieces of a pile's board value, bottom to top (one piece: itself)."""
+    return tuple(value.split(PILE_JOIN))
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from games.core.game import (
     RuleChange,
     Sentence,
     Site,
+    pile_value,
 )
 from games.core.scoresheet import ScoreSheet
 
@@ -561,8 +562,8 @@ class OnTop(Game[OnTopState]):
 
     def board(self, state: OnTopState) -> dict[str, str]:
         """Every triangle shows its half (a rhombus carries a tag in each half) or a black
-        triangle; the drawn rhombus lies on the draw pad a-half down; a built tower shows a
-        stone on its circle's reader."""
+        triangle; the drawn rhombus lies on the draw pad a-half down; a built tower shows its
+        stones, bottom to top, on its circle's reader (a pile: ``stone:yellow / stone:blue``)."""
         names = self.geometry.triangle_names
         ids = self.components.piece_ids
         board = {}
@@ -573,15 +574,22 @@ class OnTop(Game[OnTopState]):
                 board[triangle_site(names[t])] = f"rhombus:{ids[cell // 2]}:{HALVES[cell % 2]}"
         if state.drawn != EMPTY:
             board[PAD_SITE] = f"rhombus:{ids[state.drawn]}:a"
-        for circle, _stones in state.towers[: state.built]:
-            board[circle_site(self.geometry.circle_names[circle])] = "stone"
+        colours = self.components.colours
+        for circle, stones in state.towers[: state.built]:
+            board[circle_site(self.geometry.circle_names[circle])] = pile_value(
+                [f"stone:{colours[seat]}" for seat in stones])
         return board
 
     def pieces(self) -> tuple[str, ...]:
         halves = tuple(
             f"rhombus:{piece}:{half}" for piece in self.components.piece_ids for half in HALVES
         )
-        return (*halves, "black", "stone")
+        return (*halves, "black", *(f"stone:{colour}" for colour in self.components.colours))
+
+    def copies(self) -> Mapping[str, int]:
+        """Each colour's stones (the most any reading has: 21 in revision 1)."""
+        most = max(read.stones_per_player for read in self.read.values())
+        return {f"stone:{colour}": most for colour in self.components.colours}
 
     # -- serialisation -------------------------------------------------------------------------
     def state_to_json(self, state: OnTopState) -> dict[str, Any]:

@@ -167,7 +167,8 @@ def table_sites(a: int, b: int, c: int) -> tuple[Site, ...]:
         x, y = _xy(geometry.points[number])
         gold = geometry.gold[geometry.circle_names.index(name)]
         label = f"circle {name}{' (gold)' if gold else ''}"
-        sites.append(Site(circle_site(name), round(x - left, 3), round(y + MARGIN, 3), label))
+        sites.append(Site(circle_site(name), round(x - left, 3), round(y + MARGIN, 3), label,
+                          stacks=True, pile=True))  # a tower: its stones in order
     width = max(xs) - left + MARGIN
     height = max(_xy(p)[1] for p in geometry.points) + MARGIN
     sites.append(Site(PAD_SITE, round(width + PITCH, 3), round(height / 2, 3), "draw pad"))

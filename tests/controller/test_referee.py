@@ -211,3 +211,38 @@ def test_lifting_pieces_on_the_way_to_a_move_is_not_a_take_back() -> None:
     after = GAME.apply(playing(), "up1 wikiwiki")
     lifted = {site: piece for site, piece in GAME.board(after).items() if site != "pad:play"}
     assert isinstance(decide(Successors(GAME, after), lifted, [lifted]), InProgress)
+
+
+def a_tower_to_build(stones: int = 2):
+    """An On Top position whose next step builds a tower of ``stones`` stones."""
+    import random
+
+    game = get_game("on_top")
+    rng = random.Random(4)
+    for _ in range(50):
+        state = game.initial(["a", "b", "c", "d"])
+        while not game.is_terminal(state):
+            if game.actor(state) != CHANCE and state.phase == "tower":
+                _circle, tower = state.towers[state.built]
+                if len(tower) >= stones:
+                    return game, state
+            actions = game.legal_actions(state)
+            state = game.apply(state, game.sample_chance(state, rng)
+                               if game.actor(state) == CHANCE else rng.choice(actions))
+    raise AssertionError("no tower of that height in 50 random games")
+
+
+def test_a_tower_is_in_progress_while_its_stones_go_on_in_order_and_wrong_out_of_order() -> None:
+    game, state = a_tower_to_build()
+    successors = Successors(game, state)
+    [tower] = successors.changing
+    site = next(s for s in tower.board if tower.board[s] != successors.board.get(s))
+    pile = tower.board[site].split(" / ")
+    begun = {**successors.board, site: pile[0]}
+    assert isinstance(decide(successors, begun), InProgress)
+    assert isinstance(decide(successors, tower.board), Accept)
+    upside_down = {**successors.board, site: " / ".join(reversed(pile))}
+    assert isinstance(decide(successors, upside_down), Discrepancy)
+    top_first = {**successors.board, site: pile[-1]}
+    if pile[-1] != pile[0]:
+        assert isinstance(decide(successors, top_first), Discrepancy)

@@ -45,3 +45,17 @@ def test_a_snapshot_keeps_known_order_and_puts_new_tags_on_top() -> None:
     assert t.board == {"field:1": "card:3"}  # field 2: an unknown tag, so no piece
     t.snapshot({0: [], 1: None}, 3.0)
     assert t.board == {} and t.stacks == {}
+
+
+def test_a_pile_site_shows_its_whole_pile_bottom_to_top() -> None:
+    pieces = {"a1": "stone:yellow", "b2": "stone:blue"}
+    tracker = Tracker({0: "circle:1", 1: "field:2"}, pieces.get, 0.4,
+                      piles=frozenset({"circle:1"}))
+    for uid in ("a1", "b2"):
+        tracker.tag_arrived(0, uid, 1.0)
+        tracker.tag_arrived(1, uid if uid == "a1" else "b2", 1.0)
+    assert tracker.board == {"circle:1": "stone:yellow / stone:blue", "field:2": "stone:blue"}
+    tracker.tag_arrived(0, "zz", 1.1)  # a tag nobody enrolled is reported, not shown
+    assert tracker.board["circle:1"] == "stone:yellow / stone:blue"
+    tracker.tag_left(0, "b2", 2.0)
+    assert tracker.board["circle:1"] == "stone:yellow"

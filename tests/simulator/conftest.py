@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from games.core.game import pile_value
 from hardware.link import Backoff, HubLink, LinkEvent
 from hardware.protocol import Snapshot, TagArrived, TagLeft
 from hardware.registry import uid_hex
@@ -63,13 +64,15 @@ class LinkWatcher:
                     del self.readings[event.reader]
 
     def board(self) -> dict[str, str]:
+        """Per site the top piece, or on a pile site (a tower) the whole pile."""
         board = {}
         for reader, uids in self.readings.items():
-            uid = uids[-1]
             site = self.table.profile.readers.get(reader)
-            if site is not None:
-                piece = self.table.tags.piece_of(uid)
-                board[site] = piece if piece else FOREIGN_PREFIX + uid_hex(uid)
+            if site is None:
+                continue
+            names = [self.table.tags.piece_of(uid) or FOREIGN_PREFIX + uid_hex(uid)
+                     for uid in uids]
+            board[site] = pile_value(names) if site in self.table.pile_sites else names[-1]
         return dict(sorted(board.items()))
 
     async def until(self, condition: Callable[[], bool], timeout: float = 3.0) -> None:

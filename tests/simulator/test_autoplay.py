@@ -296,3 +296,25 @@ def test_every_game_plays_to_its_end_through_the_table(
         watch_any(table, body)
     finally:
         table.close()
+
+
+def test_a_tower_goes_up_bottom_first_and_comes_down_top_first() -> None:
+    piles = {"circle:1"}
+    before = {"circle:1": "stone:red", "tri:1": "black"}
+    after = {"circle:1": "stone:red / stone:yellow / stone:blue", "tri:1": "black"}
+    steps = plan_steps(before, after, {"circle:1"}, piles=piles)
+    assert steps == [Put("stone:yellow", "circle:1"), Put("stone:blue", "circle:1")]
+    board = before
+    for step in steps:
+        board = board_after(board, step, piles)
+    assert board == after
+    back = plan_steps(after, {**after, "circle:1": "stone:red / stone:white"}, {"circle:1"},
+                      piles=piles)
+    assert [type(step).__name__ for step in back] == ["Lift", "Lift", "Put"]
+    import random
+
+    from simulator.autoplay import safe_order
+
+    halfway = frozenset(board_after(before, steps[0], piles).items())
+    shuffled, unsafe = safe_order(before, steps, {halfway}, random.Random(1), piles=piles)
+    assert (shuffled, unsafe) == (steps, 1)  # no other order: a pile's stones keep theirs

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.core.game import CHANCE, Game
+from games.core.game import CHANCE, PILE_JOIN, Game
 from games.registry import all_games, get_game
 from hardware.leds import SiteLights
 from simulator.scenario import (
@@ -203,7 +203,9 @@ class EngineProbe:
         changed = sorted(s for s in current.keys() | seen.keys() if current.get(s) != seen.get(s))
         on_the_way = any(
             all((seen.get(s) is None and board.get(s) != current.get(s))
-                or seen.get(s) == board.get(s) for s in changed)
+                or seen.get(s) == board.get(s)
+                or (s in seen and board.get(s, "").startswith(seen[s] + PILE_JOIN))  # a tower
+                for s in changed)
             for board in successors.values()
         )
         view = game.view(self.state, None)

@@ -144,7 +144,9 @@ def test_majority_on_top_second_below() -> None:
     assert engine.legal_actions(after) == ["tower 3:4"]
     assert "bottom to top: yellow, then blue" in str(engine.describe_step(after))
     built = engine.apply(after, "tower 3:4")
-    assert engine.board(built)["circle:3:4"] == "stone"
+    # the circle's reader hears the tower's stones, bottom to top
+    assert engine.board(built)["circle:3:4"] == "stone:yellow / stone:blue"
+    assert {site.id: site.pile for site in engine.sites(2)}["circle:3:4"]
     assert built.phase == "draw" and built.seat == 1
     line = engine.score(built).lines[0][0]
     assert (line.text, line.points, line.sites) == (
