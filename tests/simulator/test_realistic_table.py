@@ -128,3 +128,27 @@ def test_an_antenna_that_reaches_too_far_reports_its_neighbours_piece(
         watch_any(wide, body)
     finally:
         wide.close()
+
+
+def test_a_tower_of_stones_is_read_whole_in_order_on_the_realistic_radio(
+        tmp_path: Path, watch_any) -> None:
+    """On Top's circles are pile sites: the host sees every stone, bottom to top."""
+    with VirtualTable.for_game("on_top", link_path=tmp_path / "tty") as table:
+        tower = "circle:3:4"
+        stones = ("stone:yellow", "stone:red", "stone:blue")
+
+        async def body(watcher: LinkWatcher) -> None:
+            async def shows(value: str | None) -> None:
+                await watcher.until(lambda: watcher.board().get(tower) == value,
+                                    timeout=REALISTIC_WAIT)
+
+            for count in range(1, 4):
+                table.put(stones[count - 1], tower)
+                await shows(" / ".join(stones[:count]))
+            table.pull(tower, "stone:red")  # from the middle: blue sinks onto yellow
+            await shows("stone:yellow / stone:blue")
+            table.lift(tower)
+            await shows("stone:yellow")
+
+        watch_any(table, body)
+        assert table.board()[tower] == "stone:yellow"
