@@ -22,6 +22,7 @@ from hardware.link import HubLink
 from hardware.profile import BoardProfile
 from hardware.protocol import (
     Heartbeat,
+    Hello,
     Snapshot,
     TagArrived,
     TagLeft,
@@ -64,6 +65,9 @@ class TableService:
                           for site in game.sites(n) if site.pile)
         self.tracker = Tracker(profile.readers, piece_of, profile.settle_ms / 1000, piles)
         self.health = HardwareHealth(profile.readers)
+        self._miss_limit = 3
+        """The hub's (from its HELLO)."""
+        self._last_beat: Heartbeat | None = None
         self.buttons: asyncio.Queue[ButtonEvent] = asyncio.Queue()
         self.roles: dict[str, str] = {}
         self.led_sites = frozenset(profile.leds.sites)
@@ -119,13 +123,29 @@ class TableService:
                     {n: [uid_hex(uid) for uid in r.uids] for n, r in enumerate(event.readers)},
                     now,
                 )
+            elif isinstance(event, Hello):
+                self._miss_limit = event.miss_limit
             line = self.health.note(event)
             if line is not None:
                 self.table.log("hardware", line)
             if isinstance(event, Heartbeat):
+                self._note_scan_period(event)
                 continue  # nothing on the table changed
             self._changed.set()
             self.publish()
+
+    def _note_scan_period(self, beat: Heartbeat) -> None:
+        """A lifted tag is reported gone after the hub's miss limit of scans: the tracker waits
+        that long after an arrival. The period is measured between two heartbeats (scans done
+        over time passed, pauses included), else the last scan's own time."""
+        last, self._last_beat = self._last_beat, beat
+        if (last is not None and beat.scan_cycles > last.scan_cycles
+                and beat.uptime_ms > last.uptime_ms):  # not across a reboot
+            scans = beat.scan_cycles - last.scan_cycles
+            period = (beat.uptime_ms - last.uptime_ms) / scans / 1000
+        else:
+            period = beat.cycle_us / 1e6
+        self.tracker.lift_latency = (self._miss_limit + 1) * period
 
     @property
     def judging(self) -> bool:

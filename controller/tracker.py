@@ -32,9 +32,16 @@ class Tracker:
     settle_seconds: float
     piles: frozenset[str] = frozenset()
     """Sites whose whole pile is the board's value (``Site.pile``)."""
+    lift_latency: float = 0.0
+    """How long a hub may still report a lifted tag as there: its miss limit times its scan
+    period, and a scan more. A piece is seen the scan it lands, but the one it was moved from
+    leaves only that much later; so after an arrival the board is not judged before this has
+    passed, or a move would be judged half done (the new place filled, the old one still
+    occupied: a legal placement of a new piece in some games)."""
     _stacks: dict[str, list[str]] = field(default_factory=dict)
     """Per site the UIDs in its reader's field, bottom (first to arrive) to top."""
     _last_change: float = float("-inf")
+    _last_arrival: float = float("-inf")
 
     def tag_arrived(self, reader: int, uid: str, now: float) -> None:
         site = self._site(reader)
@@ -45,7 +52,7 @@ class Tracker:
             if uid in stack:
                 stack.remove(uid)
             stack.append(uid)
-            self._last_change = now
+            self._last_change = self._last_arrival = now
 
     def tag_left(self, reader: int, uid: str, now: float) -> None:
         site = self._site(reader)
@@ -70,7 +77,7 @@ class Tracker:
             seen[site] = kept + [uid for uid in listed if uid not in kept]
         if seen != self._stacks:
             self._stacks = seen
-            self._last_change = now
+            self._last_change = self._last_arrival = now
 
     def _site(self, reader: int) -> str | None:
         return self.reader_sites.get(reader)
@@ -107,7 +114,8 @@ class Tracker:
         )
 
     def settled(self, now: float) -> bool:
-        return now - self._last_change >= self.settle_seconds
+        return now >= self.settles_at()
 
     def settles_at(self) -> float:
-        return self._last_change + self.settle_seconds
+        return max(self._last_change + self.settle_seconds,
+                   self._last_arrival + self.lift_latency)

@@ -80,3 +80,15 @@ def test_a_status_with_a_misspelt_field_is_refused() -> None:
         Status.model_validate({"game": "x", "started": False, "observed_board": {},
                                "unknown_tags": [], "leds": {}, "roles": {}, "thinking": None,
                                "ai_available": False, "hardware": None, "to_akt": "anna"})
+
+
+def test_the_tracker_waits_after_an_arrival_as_long_as_the_hub_needs_to_report_a_lift(
+        service) -> None:
+    from hardware.protocol import Heartbeat
+
+    service._note_scan_period(Heartbeat(1000, 10, 0, 0, 40_000))  # the first: the scan's time
+    assert service.tracker.lift_latency == pytest.approx(4 * 0.040)  # miss limit 3, and one
+    service._note_scan_period(Heartbeat(2000, 14, 0, 0, 40_000))  # 4 scans in 1 s, pauses too
+    assert service.tracker.lift_latency == pytest.approx(4 * 0.250)
+    service._note_scan_period(Heartbeat(500, 2, 0, 0, 60_000))  # rebooted: its own figure
+    assert service.tracker.lift_latency == pytest.approx(4 * 0.060)

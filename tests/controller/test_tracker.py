@@ -59,3 +59,17 @@ def test_a_pile_site_shows_its_whole_pile_bottom_to_top() -> None:
     assert tracker.board["circle:1"] == "stone:yellow / stone:blue"
     tracker.tag_left(0, "b2", 2.0)
     assert tracker.board["circle:1"] == "stone:yellow"
+
+
+def test_after_an_arrival_the_board_waits_for_a_lift_the_hub_has_not_reported_yet() -> None:
+    """A piece moved: its new site reports it the scan it lands, its old one only once the
+    hub's miss limit of scans has passed; judging in between would see both sites full."""
+    t = tracker()
+    t.lift_latency = 1.2
+    t.tag_arrived(1, "bb", 5.0)
+    t.tag_arrived(0, "aa", 10.0)  # bb moved to field:1 ...
+    assert t.settles_at() == 11.2 and not t.settled(10.5)
+    t.tag_left(1, "bb", 10.9)  # ... and its old site says so: the settle time from now
+    assert t.settles_at() == 11.3 and t.settled(11.3)
+    t.tag_left(0, "aa", 20.0)  # a departure alone needs only the settle time
+    assert t.settles_at() == 20.4
