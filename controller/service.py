@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.core.errors import BadSetup
+from games.core.game import PILE_JOIN
 from hardware.buttons import ButtonEvent, ButtonPanel
 from hardware.link import HubLink
 from hardware.profile import BoardProfile
@@ -28,6 +29,7 @@ from hardware.protocol import (
     TagLeft,
 )
 from hardware.registry import uid_hex
+from hardware.scan_timing import scheduled_scan, unscheduled_scan_ms
 
 from . import lighting
 from . import status as report
@@ -39,6 +41,12 @@ from .tracker import Tracker
 
 log = logging.getLogger(__name__)
 ANIMATION_HZ = 20
+FIRST_SCAN_PERIOD = 1.0
+"""Seconds a hub's scan is assumed to take before it has said hello: slower than any one-hub
+board in docs/performance.md, so no move is judged half done."""
+MODEL_MARGIN = 2.0
+"""After the hello and until two heartbeats have measured the hub, its scan is assumed to take
+this many times what ``hardware.scan_timing`` models for its schedule and the tags on it."""
 
 
 class TableService:
@@ -68,6 +76,10 @@ class TableService:
         self._miss_limit = 3
         """The hub's (from its HELLO)."""
         self._last_beat: Heartbeat | None = None
+        self.wait_for_lifts = True
+        """After an arrival, wait until a lift could have been reported (off: benchmarks)."""
+        self.tracker.lift_latency = (self._miss_limit + 1) * FIRST_SCAN_PERIOD
+        self.tracker.tie_seconds = FIRST_SCAN_PERIOD
         self.buttons: asyncio.Queue[ButtonEvent] = asyncio.Queue()
         self.roles: dict[str, str] = {}
         self.led_sites = frozenset(profile.leds.sites)
@@ -124,7 +136,7 @@ class TableService:
                     now,
                 )
             elif isinstance(event, Hello):
-                self._miss_limit = event.miss_limit
+                self._note_hello(event)
             line = self.health.note(event)
             if line is not None:
                 self.table.log("hardware", line)
@@ -134,18 +146,58 @@ class TableService:
             self._changed.set()
             self.publish()
 
+    def _order_piles(self) -> None:
+        """Stones laid on a tower within one scan arrive in no known order: take the order
+        the position or a legal step wants (the whole pile, or the bottom of it), if one
+        does; otherwise the arrival order stands and the referee judges that."""
+        if not self.table.started:
+            return
+        successors = self.table.successors
+        wanted = [successors.board, *(s.board for s in successors.changing)]
+        for site in self.tracker.piles:
+            orders = self.tracker.pile_orders(site)
+            if len(orders) < 2:
+                continue
+            for order in orders:
+                value = self.tracker.pile_board(site, order)
+                if value is not None and any(
+                        board.get(site) == value
+                        or (board.get(site) or "").startswith(value + PILE_JOIN)
+                        for board in wanted):
+                    self.tracker.reorder(site, order)
+                    break
+
+    def _note_hello(self, hello: Hello) -> None:
+        """A new or rebooted hub: its miss limit, and its scan period from the model until
+        its heartbeats measure it."""
+        self._miss_limit = hello.miss_limit
+        self._last_beat = None
+        period = self._modelled_period(hello)
+        self.tracker.lift_latency = (self._miss_limit + 1) * period
+        self.tracker.tie_seconds = period
+
+    def _modelled_period(self, hello: Hello) -> float:
+        """Seconds a scan of this hub should take (with a margin), from the scan model."""
+        stacks = self.tracker.stacks
+        tags = {reader: (7,) * len(stacks.get(site, ()))
+                for reader, site in self.profile.readers.items()}
+        if hello.schedule:
+            ms = scheduled_scan(hello.schedule, tags, self.profile.radio).scan_ms
+        else:
+            ms = unscheduled_scan_ms(hello.reader_count, tags)
+        return MODEL_MARGIN * ms / 1000
+
     def _note_scan_period(self, beat: Heartbeat) -> None:
         """A lifted tag is reported gone after the hub's miss limit of scans: the tracker waits
         that long after an arrival. The period is measured between two heartbeats (scans done
-        over time passed, pauses included), else the last scan's own time."""
+        over time passed, pauses included); until then the cautious first guess stands."""
         last, self._last_beat = self._last_beat, beat
-        if (last is not None and beat.scan_cycles > last.scan_cycles
+        if self.wait_for_lifts and (last is not None and beat.scan_cycles > last.scan_cycles
                 and beat.uptime_ms > last.uptime_ms):  # not across a reboot
             scans = beat.scan_cycles - last.scan_cycles
             period = (beat.uptime_ms - last.uptime_ms) / scans / 1000
-        else:
-            period = beat.cycle_us / 1e6
-        self.tracker.lift_latency = (self._miss_limit + 1) * period
+            self.tracker.lift_latency = (self._miss_limit + 1) * period
+            self.tracker.tie_seconds = period
 
     @property
     def judging(self) -> bool:
@@ -165,6 +217,7 @@ class TableService:
     def judge(self) -> None:
         """Let the table judge the observed board now, then relight and publish."""
         before = len(self.table.actions)
+        self._order_piles()
         self.table.observe(self.tracker.board)
         if self.table.started and self.table.game.is_terminal(self.table.state) and (
             len(self.table.actions) != before

@@ -11,6 +11,7 @@ are kept apart and reported, never guessed.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -38,8 +39,13 @@ class Tracker:
     leaves only that much later; so after an arrival the board is not judged before this has
     passed, or a move would be judged half done (the new place filled, the old one still
     occupied: a legal placement of a new piece in some games)."""
+    tie_seconds: float = 0.0
+    """Tags that arrived on one site closer together than this (one scan: the hub found them
+    in the same inventory) came in no known order."""
     _stacks: dict[str, list[str]] = field(default_factory=dict)
     """Per site the UIDs in its reader's field, bottom (first to arrive) to top."""
+    _arrived: dict[str, float] = field(default_factory=dict)
+    """When each tag last arrived."""
     _last_change: float = float("-inf")
     _last_arrival: float = float("-inf")
 
@@ -52,6 +58,7 @@ class Tracker:
             if uid in stack:
                 stack.remove(uid)
             stack.append(uid)
+            self._arrived[uid] = now
             self._last_change = self._last_arrival = now
 
     def tag_left(self, reader: int, uid: str, now: float) -> None:
@@ -79,6 +86,34 @@ class Tracker:
             self._stacks = seen
             self._last_change = self._last_arrival = now
 
+    def pile_orders(self, site: str, most: int = 24) -> list[tuple[str, ...]]:
+        """The orders a pile site's tags may really lie in: the arrival order, and every order
+        of the runs that arrived within ``tie_seconds`` of each other (at most ``most``)."""
+        stack = self._stacks.get(site, [])
+        runs: list[list[str]] = []
+        for uid in stack:
+            if runs and self._arrived.get(uid, 0.0) - self._arrived.get(runs[-1][-1], 0.0) \
+                    < self.tie_seconds:
+                runs[-1].append(uid)
+            else:
+                runs.append([uid])
+        orders = [()]
+        for run in runs:
+            orders = [order + tuple(arranged) for order in orders
+                      for arranged in itertools.permutations(run)][:most]
+        return orders
+
+    def reorder(self, site: str, uids: Sequence[str]) -> None:
+        """Fix the order of a pile whose tags came in no known order."""
+        if sorted(uids) != sorted(self._stacks.get(site, [])):
+            raise ValueError(f"{site} holds other tags than {list(uids)}")
+        self._stacks[site] = list(uids)
+
+    def pile_board(self, site: str, uids: Sequence[str]) -> str | None:
+        """The board value of a pile site if its tags lay in this order."""
+        known = [piece for piece in map(self.piece_of, uids) if piece is not None]
+        return pile_value(known) if known else None
+
     def _site(self, reader: int) -> str | None:
         return self.reader_sites.get(reader)
 
@@ -89,9 +124,8 @@ class Tracker:
         board = {}
         for site, stack in sorted(self._stacks.items()):
             if site in self.piles:
-                known = [piece for piece in map(self.piece_of, stack) if piece is not None]
-                if known:
-                    board[site] = pile_value(known)
+                if (value := self.pile_board(site, stack)) is not None:
+                    board[site] = value
             elif (piece := self.piece_of(stack[-1])) is not None:
                 board[site] = piece
         return board

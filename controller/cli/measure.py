@@ -132,8 +132,9 @@ async def led_latency(events: int, rate: float,
                       progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
     """Time from a tag frame written to the hub's pty until the LED frame it causes is pushed.
 
-    The settle time is set to zero here: it is a deliberate wait (the profile's ``settle_ms``)
-    that comes on top of these figures. Each event lifts or puts back the bottom tiki, so each
+    The settle time and the wait for unreported lifts are set to zero here: they are deliberate
+    waits (the profile's ``settle_ms``; the hub's miss limit of scans after an arrival) that
+    come on top of these figures. Each event lifts or puts back the bottom tiki, so each
     one changes what the LEDs show.
     """
     import asyncio
@@ -161,6 +162,8 @@ async def led_latency(events: int, rate: float,
             registry.enroll(uid, f"tiki:{tiki}")
             hub.uids[reader] = uid
         service.tracker.settle_seconds = 0.0
+        service.wait_for_lifts = False
+        service.tracker.lift_latency = 0.0
         service.new_game(["anna", "ben"], {"edition": "gamewright"})
         pushes: list[float] = []
         relight = service.relight

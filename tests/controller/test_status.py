@@ -84,11 +84,19 @@ def test_a_status_with_a_misspelt_field_is_refused() -> None:
 
 def test_the_tracker_waits_after_an_arrival_as_long_as_the_hub_needs_to_report_a_lift(
         service) -> None:
-    from hardware.protocol import Heartbeat
+    from hardware.protocol import Heartbeat, Hello
+    from hardware.scan_timing import scheduled_scan
 
-    service._note_scan_period(Heartbeat(1000, 10, 0, 0, 40_000))  # the first: the scan's time
-    assert service.tracker.lift_latency == pytest.approx(4 * 0.040)  # miss limit 3, and one
+    assert service.tracker.lift_latency == pytest.approx(4 * 1.0)  # miss limit 3, and one
+    schedule = ((0, 3, 6), (1, 4, 7), (2, 5, 8), (9,))
+    service._note_hello(Hello(2, 10, 3, "fw", b"", schedule))
+    modelled = scheduled_scan(schedule, {}, service.profile.radio).scan_ms / 1000
+    assert service.tracker.lift_latency == pytest.approx(4 * 2 * modelled)  # twice the model
+    service._note_scan_period(Heartbeat(1000, 10, 0, 0, 40_000))  # one beat measures nothing
+    assert service.tracker.lift_latency == pytest.approx(4 * 2 * modelled)
     service._note_scan_period(Heartbeat(2000, 14, 0, 0, 40_000))  # 4 scans in 1 s, pauses too
     assert service.tracker.lift_latency == pytest.approx(4 * 0.250)
-    service._note_scan_period(Heartbeat(500, 2, 0, 0, 60_000))  # rebooted: its own figure
-    assert service.tracker.lift_latency == pytest.approx(4 * 0.060)
+    service._note_scan_period(Heartbeat(500, 2, 0, 0, 60_000))  # rebooted: the last measure
+    assert service.tracker.lift_latency == pytest.approx(4 * 0.250)
+    service._note_scan_period(Heartbeat(1500, 12, 0, 0, 60_000))
+    assert service.tracker.lift_latency == pytest.approx(4 * 0.100)

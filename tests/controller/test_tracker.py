@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from controller.tracker import Tracker
 
 PIECES = {"aa": "card:1", "bb": "card:2", "cc": "card:3"}
@@ -73,3 +75,17 @@ def test_after_an_arrival_the_board_waits_for_a_lift_the_hub_has_not_reported_ye
     assert t.settles_at() == 11.3 and t.settled(11.3)
     t.tag_left(0, "aa", 20.0)  # a departure alone needs only the settle time
     assert t.settles_at() == 20.4
+
+
+def test_stones_that_arrived_in_one_scan_may_lie_in_either_order() -> None:
+    pieces = {"y": "stone:yellow", "b": "stone:blue", "r": "stone:red"}
+    t = Tracker({0: "circle:1"}, pieces.get, 0.4, piles=frozenset({"circle:1"}))
+    t.tie_seconds = 0.3
+    t.tag_arrived(0, "r", 1.0)
+    t.tag_arrived(0, "b", 2.0)  # blue and yellow found by the same scan
+    t.tag_arrived(0, "y", 2.01)
+    assert t.pile_orders("circle:1") == [("r", "b", "y"), ("r", "y", "b")]
+    t.reorder("circle:1", ("r", "y", "b"))
+    assert t.board == {"circle:1": "stone:red / stone:yellow / stone:blue"}
+    with pytest.raises(ValueError, match="other tags"):
+        t.reorder("circle:1", ("r", "y"))
