@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core.game import CHANCE, PILE_JOIN, Game, pile_pieces
+from games.core.game import CHANCE, PILE_JOIN, Game, pile_begins, pile_pieces
 
 Board = Mapping[str, str]
 MAX_CHANCE_TWO_STEPS = 64
@@ -236,16 +236,10 @@ def _on_the_way(target: Board, current: Board, observed: Board, changed: set[str
             continue
         if seen is None and wanted != current.get(site):
             continue
-        if seen is not None and wanted is not None and _pile_begins(wanted, seen):
+        if seen is not None and wanted is not None and pile_begins(wanted, seen):
             continue
         return False
     return True
-
-
-def _pile_begins(pile: str, part: str) -> bool:
-    """Is ``part`` the bottom of ``pile`` (a tower with its first stones laid)?"""
-    pieces, begun = pile_pieces(pile), pile_pieces(part)
-    return len(begun) < len(pieces) and pieces[:len(begun)] == begun
 
 
 def changed_sites(before: Board, after: Board) -> set[str]:

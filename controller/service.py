@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.core.errors import BadSetup
-from games.core.game import PILE_JOIN
+from games.core.game import pile_begins
 from hardware.buttons import ButtonEvent, ButtonPanel
 from hardware.link import HubLink
 from hardware.profile import BoardProfile
@@ -161,8 +161,7 @@ class TableService:
             for order in orders:
                 value = self.tracker.pile_board(site, order)
                 if value is not None and any(
-                        board.get(site) == value
-                        or (board.get(site) or "").startswith(value + PILE_JOIN)
+                        board.get(site) == value or pile_begins(board.get(site) or "", value)
                         for board in wanted):
                     self.tracker.reorder(site, order)
                     break
@@ -172,6 +171,8 @@ class TableService:
         its heartbeats measure it."""
         self._miss_limit = hello.miss_limit
         self._last_beat = None
+        if not self.wait_for_lifts:
+            return
         period = self._modelled_period(hello)
         self.tracker.lift_latency = (self._miss_limit + 1) * period
         self.tracker.tie_seconds = period

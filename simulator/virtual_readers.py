@@ -111,6 +111,8 @@ class VirtualReader:
         self.faults = ReaderFaults()
         self.forced_misses = 0
         """Scans still to miss in a row, whatever lies there (a deterministic flicker)."""
+        self._heard: tuple[bytes, ...] = ()
+        """What the ideal reader heard in this scan's ``check``."""
         self._rng = rng
         self.scans = 0
 
@@ -144,8 +146,8 @@ class VirtualReader:
             raise ReaderBusError("no answer on the SPI bus")
         if self.driver is not None:
             return [bytes(uid) for uid in self.driver.check(known)]
-        here = self.field.at(self.site) if self.site is not None else ()
-        return [bytes(uid) for uid in known if bytes(uid) in here]
+        self._heard = self.field.at(self.site) if self.site is not None else ()
+        return [bytes(uid) for uid in known if bytes(uid) in self._heard]
 
     def request(self) -> None:
         if self.faults.dead:
@@ -159,9 +161,8 @@ class VirtualReader:
             raise ReaderBusError("no answer on the SPI bus")
         if self.driver is not None:
             uids = [bytes(uid) for uid in self.driver.collect(list(present))]
-        else:
-            here = self.field.at(self.site) if self.site is not None else ()
-            uids = list(present) + [uid for uid in here if uid not in present]
+        else:  # the ideal reader hears in one go what ``check`` heard
+            uids = list(present) + [uid for uid in self._heard if uid not in present]
         if not uids:
             return []
         if self.forced_misses > 0:

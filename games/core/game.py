@@ -59,6 +59,12 @@ def pile_pieces(value: str) -> tuple[str, ...]:
     return tuple(value.split(PILE_JOIN))
 
 
+def pile_begins(pile: str, part: str) -> bool:
+    """Is ``part`` the bottom of ``pile``: a tower with its first stones laid, more to come?"""
+    pieces, begun = pile_pieces(pile), pile_pieces(part)
+    return len(begun) < len(pieces) and pieces[:len(begun)] == begun
+
+
 @dataclass(frozen=True, slots=True)
 class Sentence:
     """A sentence for people (the page's headline, the LED legend): who does what, where.

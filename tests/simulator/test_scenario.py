@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.core.game import CHANCE, PILE_JOIN, Game
+from games.core.game import CHANCE, Game, pile_begins
 from games.registry import all_games, get_game
 from hardware.leds import SiteLights
 from simulator.scenario import (
@@ -204,7 +204,7 @@ class EngineProbe:
         on_the_way = any(
             all((seen.get(s) is None and board.get(s) != current.get(s))
                 or seen.get(s) == board.get(s)
-                or (s in seen and board.get(s, "").startswith(seen[s] + PILE_JOIN))  # a tower
+                or (s in seen and pile_begins(board.get(s, ""), seen[s]))  # a tower
                 for s in changed)
             for board in successors.values()
         )
