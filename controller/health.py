@@ -1,18 +1,20 @@
-"""What the hub says about itself and its readers, kept for the status page.
+"""What the hubs say about themselves and their readers, kept for the status page.
 
-Self-tests, reader faults, snapshots and heartbeats arrive on the same link as the tags; this
-keeps the latest word on each reader and on the hub, and words the events worth a log line.
+Self-tests, reader faults, snapshots and heartbeats arrive on the same links as the tags; this
+keeps the latest word on each reader (by the profile's reader number) and on each hub, and
+words the events worth a log line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from hardware.link import HubLink, LinkDown, LinkUp
+from hardware.link import LinkDown, LinkUp
 from hardware.protocol import Heartbeat, ReaderFault, SelfTest, Snapshot
 
 from . import status as report
+from .hubs import Hub
 
 
 class HardwareHealth:
@@ -20,46 +22,64 @@ class HardwareHealth:
         self.readers: dict[int, dict[str, Any]] = {
             reader: {"site": site, "status": "unknown"} for reader, site in readers.items()
         }
-        self.heartbeat: report.Heartbeat | None = None
+        self.heartbeats: dict[str, report.Heartbeat] = {}
+        """Each hub's last heartbeat, by hub name."""
 
     def _reader(self, number: int) -> dict[str, Any]:
         return self.readers.setdefault(number, {"site": None, "status": "unknown"})
 
-    def note(self, event: object) -> str | None:
-        """Keep what ``event`` says about the hardware; a line for the event log, if any."""
-        if isinstance(event, Snapshot):
-            for number, reader in enumerate(event.readers):
-                self._reader(number)["status"] = reader.status.name.lower()
-        elif isinstance(event, SelfTest):
-            for number, check in enumerate(event.readers):
-                entry = self._reader(number)
-                entry["status"] = check.status.name.lower()
-                entry["version"] = check.version
+    def note(self, event: object, hub: Hub) -> str | None:
+        """Keep what ``event`` from ``hub`` says about the hardware; a line for the event log,
+        if any."""
+        named = f"hub {hub.name}"
+        if isinstance(event, Snapshot | SelfTest):
+            for local, entry in enumerate(event.readers):
+                number = hub.reader(local)
+                if number is None:
+                    continue
+                reader = self._reader(number)
+                reader["status"] = entry.status.name.lower()
+                if isinstance(event, SelfTest):
+                    reader["version"] = entry.version
         elif isinstance(event, ReaderFault):
-            entry = self._reader(event.reader)
+            number = hub.reader(event.reader)
+            if number is None:
+                return f"{named}: reader {event.reader}, which the profile does not name: " \
+                       f"{event.status.name.lower()}"
+            entry = self._reader(number)
             entry["status"] = event.status.name.lower()
-            return f"reader {event.reader} ({entry['site']}): {entry['status']}"
+            return f"reader {number} ({entry['site']}): {entry['status']}"
         elif isinstance(event, Heartbeat):
-            self.heartbeat = report.Heartbeat(
+            self.heartbeats[hub.name] = report.Heartbeat(
                 uptime_ms=event.uptime_ms, scan_cycles=event.scan_cycles,
                 crc_errors=event.crc_errors, missed_reads=event.missed_reads,
                 cycle_us=event.cycle_us)
         elif isinstance(event, LinkUp):
-            return f"hub connected (firmware {event.hello.firmware_version})"
+            return f"{named} connected (firmware {event.hello.firmware_version})"
         elif isinstance(event, LinkDown):
-            return f"hub disconnected: {event.reason}"
+            self.heartbeats.pop(hub.name, None)
+            return f"{named} disconnected: {event.reason}"
         return None
 
-    def report(self, link: HubLink, led_count: int, led_pushes: int | None) -> report.Hardware:
-        health = link.health()
+    def report(self, hubs: Sequence[Hub], led_count: int, led_pushes: int | None,
+               blind: Collection[str] = ()) -> report.Hardware:
         return report.Hardware(
-            hub=report.HubHealth(
-                url=health.url, connected=health.connected, frames=health.frames,
-                crc_errors=health.crc_errors, dropped=health.dropped, gaps=health.gaps,
-                reconnects=health.reconnects, last_error=health.last_error,
-                firmware=health.hello.firmware_version if health.hello else None),
+            hubs=[self._hub(hub) for hub in hubs],
             readers=[report.ReaderHealth(reader=n, **info)
                      for n, info in sorted(self.readers.items())],
-            heartbeat=self.heartbeat,
+            blind_sites=sorted(blind),
             leds=report.LedHealth(count=led_count, pushes=led_pushes),
         )
+
+    def _hub(self, hub: Hub) -> report.HubHealth:
+        health = hub.link.health()
+        hello = health.hello
+        return report.HubHealth(
+            name=hub.name, url=health.url, connected=health.connected, blind=not hub.seen,
+            unique_id=hello.hub_id.hex() if hello and hello.hub_id else hub.settings.unique_id,
+            readers=len(hub.settings.readers), frames=health.frames,
+            crc_errors=health.crc_errors, dropped=health.dropped, gaps=health.gaps,
+            reconnects=health.reconnects, last_error=health.refused or health.last_error,
+            firmware=hello.firmware_version if hello else None,
+            scan_ms=round(hub.period * 1000, 1) if hub.last_beat is not None else None,
+            heartbeat=self.heartbeats.get(hub.name))

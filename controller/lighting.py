@@ -11,6 +11,7 @@ own, so players who cannot tell the colours apart can still tell the roles apart
 | wrong  | this site is not as it should be     | fast blink (4 Hz)        |
 | score  | the scoring element shown right now  | steady, bright           |
 | advice | the AI's move, or a hint             | long on, short off       |
+| blind  | its hub is down: not seen, not judged | a short flash every 2 s  |
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .referee import (
 )
 
 Colour = tuple[int, int, int]
-ROLES = ("legal", "active", "choice", "wrong", "score", "advice")
+ROLES = ("legal", "active", "choice", "wrong", "score", "advice", "blind")
 
 PATTERNS: dict[str, tuple[float, tuple[tuple[float, float], ...]]] = {
     "legal": (1.0, ((0.0, 0.5),)),
@@ -41,10 +42,11 @@ PATTERNS: dict[str, tuple[float, tuple[tuple[float, float], ...]]] = {
     "wrong": (0.25, ((0.0, 0.125),)),
     "score": (1.0, ((0.0, 1.0),)),
     "advice": (1.2, ((0.0, 0.9),)),
+    "blind": (2.0, ((0.0, 0.15),)),
 }
 """Per role: the period in seconds and the parts of it (start, end) during which it is lit."""
 COLOUR_OF_ROLE = {"legal": "legal", "active": "active", "choice": "legal", "wrong": "wrong",
-                  "score": "score", "advice": "advice"}
+                  "score": "score", "advice": "advice", "blind": "blind"}
 """Which profile colour each role uses (choice shares legal's colour, not its pattern)."""
 
 

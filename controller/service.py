@@ -1,10 +1,11 @@
-"""The table service: one asyncio process wiring the hub, buttons and LEDs to the table.
+"""The table service: one asyncio process wiring the hubs, buttons and LEDs to the table.
 
-Hub events go to the tracker; once the board has been still for the settle time the table
-judges it; every change of decision relights the LEDs at once (a 20 Hz tick animates the blink
-patterns) and is published to the status page's subscribers. Nothing here blocks the loop:
-the hub link reads its port in worker threads, and gpiozero calls back from its own threads
-through ``loop.call_soon_threadsafe``.
+Hub events (from every hub, with the profile's reader numbers) go to the tracker; once the
+board has been still for the settle time the table judges it, unless a hub is down (its region
+is blind: nothing is judged until it is seen again); every change of decision relights the
+LEDs at once (a 20 Hz tick animates the blink patterns) and is published to the status page's
+subscribers. Nothing here blocks the loop: each hub link reads its port in worker threads,
+and gpiozero calls back from its own threads through ``loop.call_soon_threadsafe``.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.core.errors import BadSetup
-from games.core.game import pile_begins
+from games.core.game import pile_begins, pile_pieces
 from hardware.buttons import ButtonEvent, ButtonPanel
-from hardware.link import HubLink
+from hardware.link import HubLink, LinkDown, LinkUp
 from hardware.profile import BoardProfile
 from hardware.protocol import (
     Heartbeat,
@@ -36,17 +37,12 @@ from . import status as report
 from .advice import AdviceRequest, ai_advisor
 from .errors import AiUnavailable, NothingToConfirm
 from .health import HardwareHealth
+from .hubs import MODEL_MARGIN, Hub
 from .table import Table
 from .tracker import Tracker
 
 log = logging.getLogger(__name__)
 ANIMATION_HZ = 20
-FIRST_SCAN_PERIOD = 1.0
-"""Seconds a hub's scan is assumed to take before it has said hello: slower than any one-hub
-board in docs/performance.md, so no move is judged half done."""
-MODEL_MARGIN = 2.0
-"""After the hello and until two heartbeats have measured the hub, its scan is assumed to take
-this many times what ``hardware.scan_timing`` models for its schedule and the tags on it."""
 
 
 class TableService:
@@ -54,7 +50,7 @@ class TableService:
         self,
         table: Table,
         profile: BoardProfile,
-        link: HubLink,
+        links: HubLink | Sequence[HubLink],
         piece_of: Callable[[str], str | None],
         lights: Any = None,
         clock: Callable[[], float] = time.monotonic,
@@ -63,7 +59,12 @@ class TableService:
     ) -> None:
         self.table = table
         self.profile = profile
-        self.link = link
+        links = [links] if isinstance(links, HubLink) else list(links)
+        if len(links) != len(profile.hubs):
+            raise ValueError(f"profile {profile.name!r} names {len(profile.hubs)} hubs, "
+                             f"got {len(links)} links")
+        self.hubs = tuple(Hub(settings, link)
+                          for settings, link in zip(profile.hubs, links, strict=True))
         self.lights = lights
         self.clock = clock
         self.pin_factory = pin_factory
@@ -73,13 +74,9 @@ class TableService:
                           for site in game.sites(n) if site.pile)
         self.tracker = Tracker(profile.readers, piece_of, profile.settle_ms / 1000, piles)
         self.health = HardwareHealth(profile.readers)
-        self._miss_limit = 3
-        """The hub's (from its HELLO)."""
-        self._last_beat: Heartbeat | None = None
         self.wait_for_lifts = True
         """After an arrival, wait until a lift could have been reported (off: benchmarks)."""
-        self.tracker.lift_latency = (self._miss_limit + 1) * FIRST_SCAN_PERIOD
-        self.tracker.tie_seconds = FIRST_SCAN_PERIOD
+        self._hub_timing()
         self.buttons: asyncio.Queue[ButtonEvent] = asyncio.Queue()
         self.roles: dict[str, str] = {}
         self.led_sites = frozenset(profile.leds.sites)
@@ -103,8 +100,10 @@ class TableService:
         panel = ButtonPanel.to_queue(self.profile.buttons, asyncio.get_running_loop(),
                                      self.buttons, self.pin_factory)
         tasks = [
-            asyncio.create_task(self.link.run(), name="hub-link"),
-            asyncio.create_task(self._consume_link(), name="hub-events"),
+            *(asyncio.create_task(hub.link.run(), name=f"hub-link {hub.name}")
+              for hub in self.hubs),
+            *(asyncio.create_task(self._consume_link(hub), name=f"hub-events {hub.name}")
+              for hub in self.hubs),
             asyncio.create_task(self._judge_when_settled(), name="referee"),
             asyncio.create_task(self._animate(), name="leds"),
             asyncio.create_task(self._consume_buttons(), name="buttons"),
@@ -123,28 +122,72 @@ class TableService:
                 await asyncio.gather(*tasks, return_exceptions=True)
             panel.close()
 
-    async def _consume_link(self) -> None:
-        async for event in self.link.events():
+    @property
+    def link(self) -> HubLink:
+        """The first hub's link (the only one on most boards)."""
+        return self.hubs[0].link
+
+    async def wait_connected(self, timeout: float | None = None) -> None:
+        """Until every hub has said hello."""
+        await asyncio.gather(*(hub.link.wait_connected(timeout) for hub in self.hubs))
+
+    @property
+    def blind_sites(self) -> frozenset[str]:
+        """Sites whose hub is down or has not sent its snapshot since it came back."""
+        return frozenset(self.profile.readers[reader] for hub in self.hubs if not hub.seen
+                         for reader in hub.settings.readers if reader in self.profile.readers)
+
+    async def _consume_link(self, hub: Hub) -> None:
+        async for event in hub.link.events():
             now = self.clock()
-            if isinstance(event, TagArrived):
-                self.tracker.tag_arrived(event.reader, uid_hex(event.uid), now)
-            elif isinstance(event, TagLeft):
-                self.tracker.tag_left(event.reader, uid_hex(event.uid), now)
+            if isinstance(event, TagArrived | TagLeft):
+                event = hub.on_board(event)
+                if event is None:
+                    continue  # a reader the profile does not name
+                if isinstance(event, TagArrived):
+                    self.tracker.tag_arrived(event.reader, uid_hex(event.uid), now)
+                else:
+                    self.tracker.tag_left(event.reader, uid_hex(event.uid), now)
             elif isinstance(event, Snapshot):
-                self.tracker.snapshot(
-                    {n: [uid_hex(uid) for uid in r.uids] for n, r in enumerate(event.readers)},
-                    now,
-                )
-            elif isinstance(event, Hello):
-                self._note_hello(event)
-            line = self.health.note(event)
+                readers = {hub.reader(n): [uid_hex(uid) for uid in r.uids]
+                           for n, r in enumerate(event.readers)}
+                readers.pop(None, None)
+                self.tracker.snapshot(readers, now)
+                hub.seen = True
+            elif isinstance(event, LinkDown | LinkUp):
+                hub.seen = False  # until its snapshot: what it said before may be stale
+                if isinstance(event, LinkUp):  # a new or rebooted hub says hello
+                    self._note_hello(hub, event.hello)
+                self.tracker.forget(
+                    {self.profile.readers[r] for r in hub.settings.readers
+                     if r in self.profile.readers}, now)
+            line = self.health.note(event, hub)
             if line is not None:
                 self.table.log("hardware", line)
             if isinstance(event, Heartbeat):
-                self._note_scan_period(event)
+                self._note_beat(hub, event)
                 continue  # nothing on the table changed
             self._changed.set()
             self.publish()
+
+    def _wanted_boards(self) -> list[dict[str, str]]:
+        """The board now and after each legal step: what the table may show next."""
+        successors = self.table.successors
+        return [successors.board, *(s.board for s in successors.changing)]
+
+    def _place_shared(self) -> None:
+        """A tag heard on two sites (lying across their edge) lies where the position or a
+        legal step wants it, if on one of them; otherwise where it was first heard."""
+        if not self.table.started:
+            return
+        wanted = self._wanted_boards()
+        for uid, sites in self.tracker.shared.items():
+            piece = self.tracker.piece_of(uid)
+            for site in sites:
+                if piece is not None and any(piece in pile_pieces(board.get(site) or "")
+                                             for board in wanted):
+                    self.tracker.place(uid, site)
+                    break
 
     def _order_piles(self) -> None:
         """Stones laid on a tower within one scan arrive in no known order: take the order
@@ -152,8 +195,7 @@ class TableService:
         does; otherwise the arrival order stands and the referee judges that."""
         if not self.table.started:
             return
-        successors = self.table.successors
-        wanted = [successors.board, *(s.board for s in successors.changing)]
+        wanted = self._wanted_boards()
         for site in self.tracker.piles:
             orders = self.tracker.pile_orders(site)
             if len(orders) < 2:
@@ -166,39 +208,38 @@ class TableService:
                     self.tracker.reorder(site, order)
                     break
 
-    def _note_hello(self, hello: Hello) -> None:
+    def _note_hello(self, hub: Hub, hello: Hello) -> None:
         """A new or rebooted hub: its miss limit, and its scan period from the model until
         its heartbeats measure it."""
-        self._miss_limit = hello.miss_limit
-        self._last_beat = None
-        if not self.wait_for_lifts:
-            return
-        period = self._modelled_period(hello)
-        self.tracker.lift_latency = (self._miss_limit + 1) * period
-        self.tracker.tie_seconds = period
+        hub.miss_limit = hello.miss_limit
+        hub.last_beat = None
+        if self.wait_for_lifts:
+            hub.period = self._modelled_period(hub, hello)
+            self._hub_timing()
 
-    def _modelled_period(self, hello: Hello) -> float:
+    def _modelled_period(self, hub: Hub, hello: Hello) -> float:
         """Seconds a scan of this hub should take (with a margin), from the scan model."""
         stacks = self.tracker.stacks
-        tags = {reader: (7,) * len(stacks.get(site, ()))
-                for reader, site in self.profile.readers.items()}
+        readers = hub.settings.readers
+        tags = {local: (7,) * len(stacks.get(self.profile.readers.get(reader, ""), ()))
+                for local, reader in enumerate(readers)}
         if hello.schedule:
             ms = scheduled_scan(hello.schedule, tags, self.profile.radio).scan_ms
         else:
             ms = unscheduled_scan_ms(hello.reader_count, tags)
         return MODEL_MARGIN * ms / 1000
 
-    def _note_scan_period(self, beat: Heartbeat) -> None:
-        """A lifted tag is reported gone after the hub's miss limit of scans: the tracker waits
-        that long after an arrival. The period is measured between two heartbeats (scans done
-        over time passed, pauses included); until then the cautious first guess stands."""
-        last, self._last_beat = self._last_beat, beat
-        if self.wait_for_lifts and (last is not None and beat.scan_cycles > last.scan_cycles
-                and beat.uptime_ms > last.uptime_ms):  # not across a reboot
-            scans = beat.scan_cycles - last.scan_cycles
-            period = (beat.uptime_ms - last.uptime_ms) / scans / 1000
-            self.tracker.lift_latency = (self._miss_limit + 1) * period
-            self.tracker.tie_seconds = period
+    def _note_beat(self, hub: Hub, beat: Heartbeat) -> None:
+        if self.wait_for_lifts and hub.note_beat(beat):
+            self._hub_timing()
+
+    def _hub_timing(self) -> None:
+        """A lifted tag is reported gone after its hub's miss limit of scans: after an arrival
+        the tracker waits as long as the slowest hub may take for that (``Hub.lift_latency``);
+        tags found in one scan of the slowest hub came in no known order."""
+        if self.wait_for_lifts:
+            self.tracker.lift_latency = max(hub.lift_latency for hub in self.hubs)
+            self.tracker.tie_seconds = max(hub.period for hub in self.hubs)
 
     @property
     def judging(self) -> bool:
@@ -216,8 +257,15 @@ class TableService:
             self.judge()
 
     def judge(self) -> None:
-        """Let the table judge the observed board now, then relight and publish."""
+        """Let the table judge the observed board now, then relight and publish. While a hub
+        is down nothing is judged: a move into its region would look, from the rest of the
+        board, like another move (a tile taken from the display looks like a discard)."""
         before = len(self.table.actions)
+        if self.blind_sites:
+            self.relight()
+            self.publish()
+            return
+        self._place_shared()
         self._order_piles()
         self.table.observe(self.tracker.board)
         if self.table.started and self.table.game.is_terminal(self.table.state) and (
@@ -363,6 +411,7 @@ class TableService:
                                        self.table.legal_sites(), self.table.advice_sites())
         else:
             self.roles = {}
+        self.roles.update(dict.fromkeys(sorted(self.blind_sites), "blind"))
         self._show(self.clock())
 
     def start_sweep(self) -> None:
@@ -410,8 +459,8 @@ class TableService:
             if thinking is not None else None,
             ai_available=self.advisor is not None,
             sweep=sweep,
-            hardware=self.health.report(self.link, self.profile.leds.count,
-                                        getattr(self.lights, "pushes", None)),
+            hardware=self.health.report(self.hubs, self.profile.leds.count,
+                                        getattr(self.lights, "pushes", None), self.blind_sites),
         )
 
     def subscribe(self) -> asyncio.Queue[report.Status]:

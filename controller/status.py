@@ -181,9 +181,23 @@ class Sweep(Model):
     sites: list[str]
 
 
+class Heartbeat(Model):
+    uptime_ms: int
+    scan_cycles: int
+    crc_errors: int
+    missed_reads: int
+    cycle_us: int
+
+
 class HubHealth(Model):
+    name: str
     url: str
     connected: bool
+    blind: bool
+    """Its region of the board is not seen now (down, or no snapshot since it came back)."""
+    unique_id: str | None
+    """What it said in its hello (the profile's, before it has)."""
+    readers: int
     frames: int
     crc_errors: int
     dropped: int
@@ -191,6 +205,9 @@ class HubHealth(Model):
     reconnects: int
     last_error: str | None
     firmware: str | None
+    scan_ms: float | None
+    """One scan of all its readers, measured from its heartbeats."""
+    heartbeat: Heartbeat | None
 
 
 class ReaderHealth(Model):
@@ -200,23 +217,16 @@ class ReaderHealth(Model):
     version: int | None = None
 
 
-class Heartbeat(Model):
-    uptime_ms: int
-    scan_cycles: int
-    crc_errors: int
-    missed_reads: int
-    cycle_us: int
-
-
 class LedHealth(Model):
     count: int
     pushes: int | None
 
 
 class Hardware(Model):
-    hub: HubHealth
+    hubs: list[HubHealth]
     readers: list[ReaderHealth]
-    heartbeat: Heartbeat | None
+    blind_sites: list[str]
+    """Sites of hubs that are down: the table is not judged until they are seen again."""
     leds: LedHealth
 
 

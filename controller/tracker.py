@@ -7,12 +7,16 @@ pile bottom to top, as the game's own ``board()`` does. A hand sliding tiles mus
 half way, so the referee only looks at the board once nothing has changed for the profile's
 settle time. Tags the registry does not know
 are kept apart and reported, never guessed.
+
+A tag lying across the edge between two readers' fields (of one hub or of two) is heard by
+both. It lies on one site only: the one where it arrived first, unless the service places it
+(``place``) where the position or a legal step wants it.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from games.core.game import pile_value
@@ -44,8 +48,10 @@ class Tracker:
     in the same inventory) came in no known order."""
     _stacks: dict[str, list[str]] = field(default_factory=dict)
     """Per site the UIDs in its reader's field, bottom (first to arrive) to top."""
-    _arrived: dict[str, float] = field(default_factory=dict)
-    """When each tag last arrived."""
+    _arrived: dict[tuple[str, str], float] = field(default_factory=dict)
+    """When each tag last arrived on each site."""
+    _placed: dict[str, str] = field(default_factory=dict)
+    """Where a tag heard on several sites lies, when the service has said."""
     _last_change: float = float("-inf")
     _last_arrival: float = float("-inf")
 
@@ -58,7 +64,7 @@ class Tracker:
             if uid in stack:
                 stack.remove(uid)
             stack.append(uid)
-            self._arrived[uid] = now
+            self._arrived[site, uid] = now
             self._last_change = self._last_arrival = now
 
     def tag_left(self, reader: int, uid: str, now: float) -> None:
@@ -66,15 +72,19 @@ class Tracker:
         stack = self._stacks.get(site, []) if site is not None else []
         if uid in stack:
             stack.remove(uid)
+            self._arrived.pop((site, uid), None)  # type: ignore[arg-type]
+            self._placed.pop(uid, None)
             if not stack:
                 del self._stacks[site]  # type: ignore[arg-type]
             self._last_change = now
 
     def snapshot(self, uids: Mapping[int, str | Sequence[str] | None], now: float) -> None:
-        """Replace everything with a full snapshot from the hub (after connect or a gap): per
-        reader its tags in arrival order. Tags still present keep their place in a stack; new
-        ones go on top in the hub's order."""
-        seen: dict[str, list[str]] = {}
+        """A full snapshot from a hub (after connect or a gap): per reader its tags in arrival
+        order; the sites of the readers it names are replaced, others kept (another hub's).
+        Tags still present keep their place in a stack; new ones go on top in the hub's
+        order."""
+        scope = {site for reader in uids if (site := self._site(reader)) is not None}
+        seen = {site: stack for site, stack in self._stacks.items() if site not in scope}
         for reader, given in uids.items():
             site = self._site(reader)
             listed = [given] if isinstance(given, str) else list(given or ())
@@ -82,9 +92,48 @@ class Tracker:
                 continue
             kept = [uid for uid in self._stacks.get(site, []) if uid in listed]
             seen[site] = kept + [uid for uid in listed if uid not in kept]
+            for uid in listed:
+                self._arrived.setdefault((site, uid), now)
         if seen != self._stacks:
             self._stacks = seen
             self._last_change = self._last_arrival = now
+
+    def forget(self, sites: Collection[str], now: float) -> None:
+        """What the readers under ``sites`` said no longer holds (their hub went down)."""
+        if any(site in self._stacks for site in sites):
+            self._stacks = {site: stack for site, stack in self._stacks.items()
+                            if site not in sites}
+            self._last_change = now
+
+    @property
+    def shared(self) -> dict[str, tuple[str, ...]]:
+        """Tags heard on more than one site, each with those sites, first arrival first."""
+        sites: dict[str, list[str]] = {}
+        for site, stack in self._stacks.items():
+            for uid in stack:
+                sites.setdefault(uid, []).append(site)
+
+        def arrival(uid: str, site: str) -> tuple[float, str]:
+            return self._arrived.get((site, uid), 0.0), site
+
+        return {uid: tuple(sorted(where, key=lambda site, uid=uid: arrival(uid, site)))
+                for uid, where in sorted(sites.items()) if len(where) > 1}
+
+    def place(self, uid: str, site: str) -> None:
+        """Count a tag heard on several sites on ``site``."""
+        self._placed[uid] = site
+
+    def _lying(self) -> dict[str, list[str]]:
+        """Each site's stack without the tags that lie on another site they are heard on."""
+        shared = self.shared
+        lying = {site: [uid for uid in stack
+                        if uid not in shared or self._home(uid, shared[uid]) == site]
+                 for site, stack in sorted(self._stacks.items())}
+        return {site: stack for site, stack in lying.items() if stack}
+
+    def _home(self, uid: str, sites: tuple[str, ...]) -> str:
+        placed = self._placed.get(uid)
+        return placed if placed in sites else sites[0]
 
     def pile_orders(self, site: str, most: int = 24) -> list[tuple[str, ...]]:
         """The orders a pile site's tags may really lie in: the arrival order, and every order
@@ -92,8 +141,8 @@ class Tracker:
         stack = self._stacks.get(site, [])
         runs: list[list[str]] = []
         for uid in stack:
-            if runs and self._arrived.get(uid, 0.0) - self._arrived.get(runs[-1][-1], 0.0) \
-                    < self.tie_seconds:
+            if runs and self._arrived.get((site, uid), 0.0) - self._arrived.get(
+                    (site, runs[-1][-1]), 0.0) < self.tie_seconds:
                 runs[-1].append(uid)
             else:
                 runs.append([uid])
@@ -122,7 +171,7 @@ class Tracker:
         """Sites whose top tag is a known piece, with that piece; a pile site with its known
         pieces, bottom to top."""
         board = {}
-        for site, stack in sorted(self._stacks.items()):
+        for site, stack in self._lying().items():
             if site in self.piles:
                 if (value := self.pile_board(site, stack)) is not None:
                     board[site] = value
@@ -133,16 +182,14 @@ class Tracker:
     @property
     def stacks(self) -> dict[str, tuple[str, ...]]:
         """Every site's stack bottom to top: pieces, or ``uid:HEX`` for unknown tags."""
-        return {
-            site: tuple(self.piece_of(uid) or f"uid:{uid}" for uid in stack)
-            for site, stack in sorted(self._stacks.items())
-        }
+        return {site: tuple(self.piece_of(uid) or f"uid:{uid}" for uid in stack)
+                for site, stack in self._lying().items()}
 
     @property
     def unknown(self) -> tuple[UnknownTag, ...]:
         return tuple(
             UnknownTag(site, uid)
-            for site, stack in sorted(self._stacks.items())
+            for site, stack in self._lying().items()
             for uid in stack
             if self.piece_of(uid) is None
         )

@@ -17,7 +17,10 @@ TAG_ARRIVED when it is first read (and again when it comes back after REPUT_MISS
 scans: put back on top) and TAG_LEFT once it was missed in ``miss_limit`` scans in a row.
 With a field schedule (config.FIELD_CLASSES) the readers are scanned class by class: the
 class's fields on, the tags' power-up waited once, the readers' inventories, the fields off, so
-that no two nearby fields are ever on together (docs/wiring.md). Without one every field stays
+that no two nearby fields are ever on together (docs/wiring.md). On a table with several hubs
+the classes are the table's slots, the same on every hub (a hub's class may be empty), and a
+slot line keeps the hubs in the same slot, so that two hubs' neighbouring fields are never on
+together either. Without one every field stays
 on and all readers form one class. Within a class the hub checks each reader's known tags and
 starts its REQA, then collects the answers: the REQA nobody answers (0.5 ms per reader) waits
 while the hub works on the others. A bad reader is reported and retried, never allowed to stop
@@ -47,12 +50,13 @@ def classify_version(version: int) -> int:
 
 
 def check_schedule(schedule: list, reader_count: int) -> list:
-    """The field classes as lists, every reader in exactly one; raises ValueError."""
+    """The field classes as lists, every reader in exactly one; raises ValueError. A class may
+    be empty on a hub that shares its table's slots with other hubs (it waits, fields off)."""
     classes = [list(members) for members in schedule]
     seen = sorted(r for members in classes for r in members)
-    if seen != list(range(reader_count)) or any(not members for members in classes):
+    if seen != list(range(reader_count)) or not classes:
         raise ValueError(f"FIELD_CLASSES must name every reader 0..{reader_count - 1} exactly "
-                         "once, in non-empty classes")
+                         "once")
     return classes
 
 
@@ -82,6 +86,7 @@ class Hub:
         hub_id: bytes = b"",
         schedule: list | None = None,
         power_up_ms: int = 5,
+        sync: object = None,
     ) -> None:
         self.readers = readers
         self.hub_id = bytes(hub_id)
@@ -89,6 +94,9 @@ class Hub:
         self.schedule = check_schedule(
             schedule if schedule is not None else [list(range(len(readers)))], len(readers))
         self.power_up_ms = power_up_ms
+        self.sync = sync
+        """The slot line shared with the table's other hubs (``slot(index)`` returns when
+        every hub may start class ``index``); None on a table with one hub."""
         self.port = port
         self.clock = clock
         self.firmware_version = firmware_version
@@ -233,7 +241,11 @@ class Hub:
     def scan_cycle(self) -> None:
         """Read every reader once, class by class, emitting arrivals, departures and faults."""
         start = self.clock.ticks_us()
-        for members in self.schedule:
+        for index, members in enumerate(self.schedule):
+            if self.sync is not None:
+                self.sync.slot(index)
+            if not members:
+                continue  # another hub's readers have this slot
             if self.switching:
                 self._switch(members, True)
                 self.clock.sleep_ms(self.power_up_ms)  # the tags' power-up, once per class

@@ -14,7 +14,7 @@ The figures are the profile's ``[radio]`` table; the defaults and their sources 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 Point = tuple[float, float]
@@ -85,6 +85,27 @@ def reader_layout(readers: Mapping[int, str], where: Mapping[str, Point],
                      settings)
 
 
+def hub_regions(positions: Mapping[int, Point], hubs: int) -> tuple[tuple[int, ...], ...]:
+    """The readers at ``positions`` split into ``hubs`` stripes across the board's longer
+    side, as even in count as they go: each hub's readers lie together, so only a stripe's
+    edge borders another hub. Each stripe lists its readers in order."""
+    if hubs < 1:
+        raise ValueError(f"a board needs at least one hub, not {hubs}")
+    xs = [x for x, _ in positions.values()] or [0.0]
+    ys = [y for _, y in positions.values()] or [0.0]
+    across = 0 if max(xs) - min(xs) >= max(ys) - min(ys) else 1
+    ordered = sorted(positions, key=lambda r: (positions[r][across], positions[r][1 - across], r))
+    cuts = [round(i * len(ordered) / hubs) for i in range(hubs + 1)]
+    return tuple(tuple(sorted(ordered[cuts[i]:cuts[i + 1]])) for i in range(hubs))
+
+
+def local_positions(readers: Sequence[int], positions: Mapping[int, Point]
+                    ) -> dict[int, Point]:
+    """One hub's readers at their positions, by the hub's own reader numbers (its reader
+    ``n`` is the profile's ``readers[n]``)."""
+    return {n: positions[r] for n, r in enumerate(readers) if r in positions}
+
+
 def hub_schedule(positions: Mapping[int, Point], reader_count: int,
                  settings: RadioSettings = DEFAULT_RADIO) -> tuple[tuple[int, ...], ...]:
     """What a hub's ``FIELD_CLASSES`` holds: the classes of the placed readers, then the
@@ -99,11 +120,39 @@ def hub_schedule(positions: Mapping[int, Point], reader_count: int,
 def field_classes(
     positions: Mapping[int, Point], settings: RadioSettings = DEFAULT_RADIO
 ) -> tuple[tuple[int, ...], ...]:
-    """Readers (at ``positions`` in mm) split into classes whose fields never interfere:
-    DSATUR colouring (the reader with the most differently-classed neighbours next, ties to
-    the most neighbours, then the lowest number), so the result is the same on every run.
-    Classes list their readers in order; a class larger than ``max_fields_on`` is split into
-    parts."""
+    """Readers (at ``positions`` in mm) split into classes whose fields never interfere
+    (``_colours``); a class larger than ``max_fields_on`` is split into parts."""
+    size = max(1, settings.max_fields_on)
+    return tuple(tuple(members[i:i + size]) for members in _colours(positions, settings)
+                 for i in range(0, len(members), size))
+
+
+def table_schedules(positions: Mapping[int, Point], hubs: Sequence[Sequence[int]],
+                    settings: RadioSettings = DEFAULT_RADIO) -> tuple[tuple[tuple[int, ...], ...],
+                                                                      ...]:
+    """Each hub's ``FIELD_CLASSES`` (by its own reader numbers) on a table of several hubs
+    that keep to common slots: the table's readers are coloured together, so two readers in
+    one slot never interfere whichever hubs they are on; each hub switches at most
+    ``max_fields_on`` fields a slot (a colour takes as many slots as its largest share
+    needs), and its readers under no site get slots of their own at the end."""
+    size = max(1, settings.max_fields_on)
+    local = [{reader: n for n, reader in enumerate(readers)} for readers in hubs]
+    slots: list[list[list[int]]] = []  # per slot, per hub
+    for members in _colours(positions, settings):
+        shares = [[number[r] for r in members if r in number] for number in local]
+        for i in range(0, max(len(share) for share in shares), size):
+            slots.append([share[i:i + size] for share in shares])
+    spares = [[n for reader, n in number.items() if reader not in positions] for number in local]
+    for i in range(0, max(len(spare) for spare in spares), size):
+        slots.append([spare[i:i + size] for spare in spares])
+    return tuple(tuple(tuple(slot[hub]) for slot in slots) for hub in range(len(hubs)))
+
+
+def _colours(positions: Mapping[int, Point], settings: RadioSettings
+             ) -> list[list[int]]:
+    """Readers split into colours whose fields never interfere: DSATUR colouring (the reader
+    with the most differently-coloured neighbours next, ties to the most neighbours, then the
+    lowest number), so the result is the same on every run. Each lists its readers in order."""
     readers = sorted(positions)
     near = {
         r: [s for s in readers if s != r and settings.interfere(positions[r], positions[s])]
@@ -119,10 +168,7 @@ def field_classes(
         taken = {colour[s] for s in near[reader] if s in colour}
         colour[reader] = next(c for c in range(len(readers)) if c not in taken)
     count = max(colour.values(), default=-1) + 1
-    classes = [[r for r in readers if colour[r] == c] for c in range(count)]
-    size = max(1, settings.max_fields_on)
-    return tuple(tuple(members[i:i + size]) for members in classes
-                 for i in range(0, len(members), size))
+    return [[r for r in readers if colour[r] == c] for c in range(count)]
 
 
 def clashes(

@@ -134,6 +134,7 @@ class HubLink:
         backoff: Backoff = Backoff(),
         hello_timeout: float = 1.0,
         serial_factory: SerialFactory = open_serial,
+        unique_id: str | None = None,
     ) -> None:
         if not url or not isinstance(url, str):
             raise ValueError("the hub link needs a serial URL or device path, e.g. /dev/ttyACM0")
@@ -141,6 +142,8 @@ class HubLink:
         self.baudrate = baudrate
         self.backoff = backoff
         self.hello_timeout = hello_timeout
+        self.unique_id = unique_id
+        """The hub expected on this port (hex of its hello's ``hub_id``; None: any hub)."""
         self._serial_factory = serial_factory
         self._port: Any = None
         self._events: asyncio.Queue[LinkEvent] = asyncio.Queue()
@@ -276,6 +279,15 @@ class HubLink:
                       f"(firmware {message.firmware_version!r}); this table needs protocol "
                       f"{PROTOCOL_VERSION}: flash the new firmware (docs/firmware.md, "
                       "Flashing), then plug the hub in again")
+            if self._health.refused != reason:
+                log.error(reason)
+            self._update(connected=False, refused=reason, last_error=reason)
+            return
+        if isinstance(message, Hello) and self.unique_id is not None and (
+                message.hub_id.hex() != self.unique_id):
+            reason = (f"the hub on {self.url} is {message.hub_id.hex() or 'nameless'}, not "
+                      f"{self.unique_id} as the profile says: the cables are swapped, or the "
+                      "profile names the wrong port (the status page shows each hub's id)")
             if self._health.refused != reason:
                 log.error(reason)
             self._update(connected=False, refused=reason, last_error=reason)

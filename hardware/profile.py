@@ -25,7 +25,8 @@ LED_DRIVERS = ("neopixel", "neopixel_spi", "recording")
 PIXEL_ORDERS = ("RGB", "GRB", "RGBW", "GRBW", "BGR", "BRG")
 PIN_FACTORIES = ("lgpio", "rpigpio", "native", "mock")
 REQUIRED_COLOURS = ("legal", "active", "wrong", "score", "idle")
-OPTIONAL_COLOURS: dict[str, tuple[int, int, int]] = {"advice": (170, 0, 255)}
+OPTIONAL_COLOURS: dict[str, tuple[int, int, int]] = {"advice": (170, 0, 255),
+                                                     "blind": (90, 90, 90)}
 """Colours a profile may leave out, with their defaults (older profiles lack them)."""
 REQUIRED_BUTTONS = ("confirm", "undo")
 BUTTON_COMMANDS = ("confirm", "undo", "hint", "abort")
@@ -47,8 +48,18 @@ class ProfileError(HardwareError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class HubSettings:
+    """One reader hub: its port, who it is, and which of the profile's readers it scans."""
+
     url: str
     baudrate: int
+    name: str = "hub"
+    """What the page and the log call it."""
+    unique_id: str | None = None
+    """The id the hub says in its hello (``machine.unique_id()``, hex); when given, a hub
+    with another id on this port is refused (the cables are swapped)."""
+    readers: tuple[int, ...] = ()
+    """The profile's reader numbers, in the hub's own order: the hub's reader 0 is
+    ``readers[0]``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +90,10 @@ class ButtonSettings:
 class BoardProfile:
     name: str
     game: str
-    hub: HubSettings
+    hubs: tuple[HubSettings, ...]
+    """Every hub of the board (``[hub]`` or ``[[hubs]]``); together they scan every reader."""
     readers: Mapping[int, str]
-    """Hub reader number to site name."""
+    """Reader number (the profile's, across all hubs) to site name."""
     leds: LedSettings
     buttons: ButtonSettings
     colours: Mapping[str, Colour]
@@ -90,6 +102,17 @@ class BoardProfile:
     source: Path
     radio: RadioSettings = DEFAULT_RADIO
     """The board's radio geometry (the optional ``[radio]`` table; defaults otherwise)."""
+
+    @property
+    def hub(self) -> HubSettings:
+        """The first hub (the only one on most boards)."""
+        return self.hubs[0]
+
+    def hub_of(self, reader: int) -> HubSettings:
+        for hub in self.hubs:
+            if reader in hub.readers:
+                return hub
+        raise KeyError(f"no hub scans reader {reader} in profile {self.name!r}")
 
     @property
     def sites(self) -> tuple[str, ...]:
@@ -289,15 +312,11 @@ def parse_profile(
     data: dict[str, Any], source: Path, known_sites: Collection[str] | None = None
 ) -> BoardProfile:
     check = _Checker(source)
-    top = ("name", "game", "settle_ms", "web_token", "hub", "readers", "leds", "buttons", "colours",
-           "radio")
+    top = ("name", "game", "settle_ms", "web_token", "hub", "hubs", "readers", "leds", "buttons",
+           "colours", "radio")
     check.known_keys(data, top, "top level")
-    hub = check.table(data, "hub")
-    check.known_keys(hub, ("url", "baudrate"), "[hub]")
-    url = check.value(hub, "url", str, "[hub]")
-    if not url.strip():
-        raise check.fail("[hub].url", "must name the hub's serial port, e.g. /dev/ttyACM0")
     readers = _readers(check, data, None if known_sites is None else set(known_sites))
+    hubs = _hubs(check, data, readers)
     colours_table = check.table(data, "colours")
     colours = {name: _colour(check, f"[colours] {name}", v) for name, v in colours_table.items()}
     missing = [name for name in REQUIRED_COLOURS if name not in colours]
@@ -311,8 +330,7 @@ def parse_profile(
     return BoardProfile(
         name=check.value(data, "name", str, "top level"),
         game=check.value(data, "game", str, "top level"),
-        hub=HubSettings(url, check.number(hub, "baudrate", "[hub]", 1200, 4_000_000,
-                                          default=115_200, integer=True)),
+        hubs=hubs,
         readers=MappingProxyType(readers),
         leds=_leds(check, data, set(readers.values())),
         buttons=_buttons(check, data),
@@ -322,6 +340,106 @@ def parse_profile(
         source=source,
         radio=_radio(check, data),
     )
+
+
+_HUB_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
+_HEX_ID = re.compile(r"^(?:[0-9a-f]{2}){4,16}$")
+_READER_RUN = re.compile(r"^(\d+)-(\d+)$")
+
+
+def _hubs(check: _Checker, data: dict[str, Any], readers: Mapping[int, str]
+          ) -> tuple[HubSettings, ...]:
+    """``[hub]`` (one hub, every reader in the profile's order) or ``[[hubs]]`` (several,
+    each naming its readers); every reader on exactly one hub."""
+    if "hub" in data and "hubs" in data:
+        raise check.fail("top level", "[hub] and [[hubs]]: name one hub in [hub], or several "
+                                      "in [[hubs]], not both")
+    if "hub" not in data and "hubs" not in data:
+        raise check.fail("[hub]", "this table is missing: name the hub's port in [hub], or "
+                                  "several hubs in [[hubs]]")
+    if "hub" in data:
+        table = check.table(data, "hub")
+        check.known_keys(table, ("url", "baudrate", "unique_id"), "[hub]")
+        # the hub's own reader numbers are the profile's (gaps are readers with no site)
+        return (_hub(check, table, "[hub]", "hub", tuple(range(max(readers) + 1))),)
+    tables = data["hubs"]
+    if not isinstance(tables, list) or not tables or not all(isinstance(t, dict) for t in tables):
+        raise check.fail("[[hubs]]", "must be one or more tables, each a hub")
+    hubs: list[HubSettings] = []
+    owner: dict[int, str] = {}
+    for number, table in enumerate(tables, 1):
+        where = f"[[hubs]] #{number}"
+        check.known_keys(table, ("name", "url", "baudrate", "unique_id", "readers"), where)
+        name = check.value(table, "name", str, where)
+        if not _HUB_NAME.match(name):
+            raise check.fail(f"{where}.name", f"{name!r}: letters, digits, - and _ (up to 32)")
+        ids = _reader_list(check, table, f"[[hubs]] {name!r}.readers", readers)
+        for reader in ids:
+            if reader in owner:
+                raise check.fail(f"[[hubs]] {name!r}.readers",
+                                 f"reader {reader} is also on hub {owner[reader]!r}")
+            owner[reader] = name
+        hubs.append(_hub(check, table, f"[[hubs]] {name!r}", name, ids))
+    for field in ("name", "url", "unique_id"):
+        values = [getattr(hub, field) for hub in hubs if getattr(hub, field) is not None]
+        twice = sorted({value for value in values if values.count(value) > 1})
+        if twice:
+            raise check.fail("[[hubs]]", f"two hubs with the same {field}: {', '.join(twice)}")
+    orphans = sorted(set(readers) - set(owner))
+    if orphans:
+        raise check.fail("[[hubs]]", "readers no hub scans: " + _runs(orphans))
+    return tuple(hubs)
+
+
+def _hub(check: _Checker, table: dict[str, Any], where: str, name: str,
+         readers: tuple[int, ...]) -> HubSettings:
+    url = check.value(table, "url", str, where)
+    if not url.strip():
+        raise check.fail(f"{where}.url", "must name the hub's serial port, e.g. "
+                                         "/dev/serial/by-id/usb-MicroPython_Board_...-if00")
+    unique_id = check.value(table, "unique_id", str, where, default=None)
+    if unique_id is not None and not _HEX_ID.match(unique_id):
+        raise check.fail(f"{where}.unique_id", f"{unique_id!r} is not the hex id a hub reports "
+                                               "(8 to 32 lower-case hex digits)")
+    baudrate = check.number(table, "baudrate", where, 1200, 4_000_000, default=115_200,
+                            integer=True)
+    return HubSettings(url, baudrate, name, unique_id, readers)
+
+
+def _reader_list(check: _Checker, table: dict[str, Any], where: str,
+                 readers: Mapping[int, str]) -> tuple[int, ...]:
+    """Reader numbers and runs (``"10-17"``), in the hub's order."""
+    items = check.value(table, "readers", list, where.rsplit(".", 1)[0])
+    result: list[int] = []
+    for item in items:
+        if isinstance(item, int) and not isinstance(item, bool):
+            result.append(item)
+        elif isinstance(item, str) and (run := _READER_RUN.match(item)):
+            first, last = int(run.group(1)), int(run.group(2))
+            if last < first:
+                raise check.fail(where, f"{item!r} runs backwards")
+            result.extend(range(first, last + 1))
+        else:
+            raise check.fail(where, f"{item!r}: list reader numbers or runs like \"10-17\"")
+    if not result:
+        raise check.fail(where, "a hub needs at least one reader")
+    for reader in result:
+        if reader not in readers:
+            raise check.fail(where, f"reader {reader} is not in [readers]")
+        if result.count(reader) > 1:
+            raise check.fail(where, f"reader {reader} is listed twice")
+    return tuple(result)
+
+
+def _runs(numbers: list[int]) -> str:
+    """``[0, 1, 2, 5]`` as ``0-2, 5``."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
 RADIO_RANGES = {

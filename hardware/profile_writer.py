@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypeVar
 
+from .field_schedule import hub_regions
 from .profile import BoardProfile, ProfileError, parse_profile
 
 DEFAULT_HUB_URL = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode-if00"
+HUB_URL_TEMPLATE = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_{}-if00"
+"""Where udev links a MicroPython hub: its USB serial number is its unique id (hex)."""
 DEFAULT_SETTLE_MS = 400
 DEFAULT_BUTTONS = (("confirm", 5), ("undo", 6), ("hint", 13))
 DEFAULT_COLOURS = (
@@ -83,8 +86,10 @@ def profile_text(
     *,
     hub_url: str = DEFAULT_HUB_URL,
     settle_ms: int = DEFAULT_SETTLE_MS,
+    hubs: int = 1,
 ) -> str:
-    """The TOML of a default profile: reader ``n`` and LED ``n`` under the ``n``-th site."""
+    """The TOML of a default profile: reader ``n`` and LED ``n`` under the ``n``-th site;
+    with several ``hubs``, each scans one stripe of the board (``hub_regions``)."""
     ordered = unique_sites(sites)
     if not ordered:
         raise ProfileError(f"{game_id}: a profile needs at least one site")
@@ -100,10 +105,8 @@ def profile_text(
         f"settle_ms = {settle_ms}",
         'web_token = "change-me-before-game-night"',
         "",
-        "[hub]",
-        f"url = {_quoted(hub_url)}",
-        "baudrate = 115200",
-        "",
+        *(hub_lines(hub_url) if hubs == 1 else hubs_lines(hub_regions(
+            {n: (site.x, site.y) for n, site in enumerate(ordered)}, hubs))),
         "[readers]",
     ]
     for number, site in enumerate(ordered):
@@ -142,6 +145,38 @@ def profile_text(
     return "\n".join(lines) + "\n"
 
 
+def hub_lines(url: str = DEFAULT_HUB_URL) -> list[str]:
+    """A one-hub board's ``[hub]`` table."""
+    return ["[hub]", f"url = {_quoted(url)}", "baudrate = 115200", ""]
+
+
+def hubs_lines(regions: Sequence[Sequence[int]]) -> list[str]:
+    """``[[hubs]]`` tables, one per region of readers. The ports are placeholders: each hub's
+    ``/dev/serial/by-id`` name carries its unique id (``ls /dev/serial/by-id``, or the status
+    page's hub list), which also goes into ``unique_id``."""
+    lines = ["# One hub per stripe of the board, each on its own USB port: put each hub's id",
+             "# into its url and unique_id (docs/wiring.md, Several hubs).", ""]
+    for number, readers in enumerate(regions, 1):
+        lines += ["[[hubs]]", f'name = "hub{number}"',
+                  f"url = {_quoted(HUB_URL_TEMPLATE.format(f'HUB{number}-ID'))}",
+                  "baudrate = 115200", f"readers = {json.dumps(_runs(readers))}", ""]
+    return lines
+
+
+def _runs(readers: Sequence[int]) -> list[int | str]:
+    """Reader numbers with runs written ``"a-b"`` (the hub's order kept)."""
+    out: list[int | str] = []
+    start = previous = None
+    for reader in [*readers, None]:
+        if previous is not None and reader == previous + 1:
+            previous = reader
+            continue
+        if start is not None:
+            out.append(start if start == previous else f"{start}-{previous}")
+        start = previous = reader
+    return out
+
+
 def generated_profile(
     game_id: str,
     game_name: str,
@@ -149,8 +184,10 @@ def generated_profile(
     *,
     hub_url: str = DEFAULT_HUB_URL,
     settle_ms: int = DEFAULT_SETTLE_MS,
+    hubs: int = 1,
 ) -> BoardProfile:
     """The default profile, validated, without touching the disk."""
-    text = profile_text(game_id, game_name, sites, hub_url=hub_url, settle_ms=settle_ms)
+    text = profile_text(game_id, game_name, sites, hub_url=hub_url, settle_ms=settle_ms,
+                        hubs=hubs)
     source = Path(f"{game_id} (generated)")
     return parse_profile(tomllib.loads(text), source, {site.id for site in sites})

@@ -182,6 +182,20 @@ def scheduled_scan(
                        settings.field_ma, round(peak, 1))
 
 
+def synced_scan_ms(schedules: Sequence[Sequence[Sequence[int]]],
+                   tags: Sequence[Mapping[int, Sequence[int]]],
+                   settings: RadioSettings = DEFAULT_RADIO) -> float:
+    """One scan of a table whose hubs keep to common slots: each slot lasts as long as its
+    slowest hub needs (``schedules`` and ``tags`` per hub, by the hub's reader numbers)."""
+    total = 0.0
+    for slot in zip(*schedules, strict=True):
+        total += max(class_window_us(
+            (inventory_cost(held.get(r, ()), sum(map(len, schedule)) > DIRECT_CHIP_SELECTS)
+             for r in members), settings.power_up_ms)
+            for members, held, schedule in zip(slot, tags, schedules, strict=True))
+    return round(total / 1000, 1)
+
+
 def main() -> None:
     print("per reader and scan (inventory, every tag known):")
     for label, tags in (("no tag", ()), ("one 4-byte tag", (4,)), ("one 7-byte tag", (7,)),

@@ -28,6 +28,7 @@ from typing import Any, Literal
 from hardware.field_schedule import DEFAULT_RADIO, RadioSettings
 from hardware.scan_timing import scheduled_scan, unscheduled_scan_ms
 from simulator.firmware_runtime import Firmware, load_firmware
+from simulator.slot_line import SlotLine
 from simulator.virtual_readers import ReaderFaults, VirtualReader
 
 FIRMWARE_VERSION = "tabletop-hub (simulated)"
@@ -170,6 +171,8 @@ class VirtualHub:
         firmware: Firmware | None = None,
         firmware_version: str = FIRMWARE_VERSION,
         seed: int = 0,
+        hub_id: bytes | None = None,
+        slot_line: SlotLine | None = None,
     ) -> None:
         if not readers:
             raise ValueError("a hub needs at least one reader")
@@ -187,6 +190,11 @@ class VirtualHub:
         the tags now present."""
         self.schedule = None if schedule is None else [list(members) for members in schedule]
         """The firmware's FIELD_CLASSES (None: every field stays on)."""
+        self.slot_line = slot_line
+        """The line that keeps this hub in the table's slots with its other hubs (None:
+        the table's only hub)."""
+        self.period_model: Callable[[], float] | None = None
+        """The scan time of the table it keeps in step with (None: its own)."""
         self.radio = radio
         self.heartbeat_ms = config.HEARTBEAT_MS if heartbeat_ms is None else heartbeat_ms
         self.retry_ms = config.RETRY_MS if retry_ms is None else retry_ms
@@ -194,8 +202,9 @@ class VirtualHub:
         self.on_path = on_path
         self.firmware_version = firmware_version
         self._rng = random.Random(seed)
-        self.hub_id = b"sim" + seed.to_bytes(5, "big")
-        """What machine.unique_id() gives a real hub: 8 bytes, one per hub (from the seed)."""
+        self.hub_id = hub_id or b"sim" + seed.to_bytes(5, "big")
+        """What machine.unique_id() gives a real hub: 8 bytes, one per hub (by default from
+        the seed)."""
         self._link_faults = LinkFaults()
         self._lock = threading.RLock()
         self._cable: _Cable | None = None
@@ -231,8 +240,8 @@ class VirtualHub:
             master, slave = os.openpty()
             tty.setraw(slave)  # binary frames: no echo, no line discipline
             port = PtyPort(master, self._link_faults, self._rng)
-            hub = self._new_firmware(port)
-            cable = _Cable(master, slave, port, hub)
+            cable = _Cable(master, slave, port, None)
+            cable.hub = hub = self._new_firmware(cable)
             hub.boot()
             if self.link_path is not None:
                 temporary = self.link_path.with_name(self.link_path.name + ".new")
@@ -252,6 +261,11 @@ class VirtualHub:
 
     def unplug(self) -> None:
         """Pull the cable: the pty closes (the host's reads fail) and the hub loses power."""
+        plugged = self._cable
+        if plugged is not None:
+            plugged.stop.set()  # the firmware no longer waits at the slot line
+        if self.slot_line is not None:
+            self.slot_line.detach(self)
         with self._lock:
             cable, self._cable = self._cable, None
         if cable is None:
@@ -259,6 +273,8 @@ class VirtualHub:
         cable.stop.set()
         if cable.thread is not None:
             cable.thread.join(5)
+        if self.slot_line is not None:
+            self.slot_line.detach(self)
         if self.link_path is not None:
             with contextlib.suppress(FileNotFoundError):
                 self.link_path.unlink()
@@ -312,13 +328,13 @@ class VirtualHub:
             cable = self._cable
             if cable is None:
                 raise HubUnplugged("the virtual hub is unplugged")
-            cable.hub = self._new_firmware(cable.port)
+            cable.hub = self._new_firmware(cable)
             cable.hub.boot()
 
-    def _new_firmware(self, port: PtyPort) -> Any:
+    def _new_firmware(self, cable: _Cable) -> Any:
         return self.firmware.Hub(
             list(self.readers),
-            port,
+            cable.port,
             MonotonicClock(),
             self.firmware_version,
             miss_limit=self.miss_limit,
@@ -327,6 +343,7 @@ class VirtualHub:
             hub_id=self.hub_id,
             schedule=self.schedule,
             power_up_ms=round(self.radio.power_up_ms),
+            sync=None if self.slot_line is None else self.slot_line.tap(self, cable.stop),
         )
 
     def port_stats(self) -> PortStats:
@@ -357,6 +374,8 @@ class VirtualHub:
         """How long one full scan takes (without the firmware's own pause)."""
         if self.scan_ms != "realistic":
             return float(self.scan_ms)
+        if self.period_model is not None:
+            return self.period_model()
         tags = {n: tuple(len(uid) for uid in r.field.at(r.site))
                 for n, r in enumerate(self.readers) if r.site is not None}
         if self.schedule is None:

@@ -65,16 +65,28 @@ class TagField:
         self._uids: dict[str, list[bytes]] = {}
         self.radio = radio
         self._where = dict(where_mm or {})
+        self._edges: dict[bytes, str] = {}
+        """Tags lying across an edge: the other site whose reader hears them."""
         self._clock = clock
 
-    def add(self, site: str, uid: bytes) -> None:
+    def add(self, site: str, uid: bytes, edge_of: str | None = None) -> None:
+        """A tag over ``site``; with ``edge_of``, lying across the edge towards that site,
+        so that its reader hears the tag too (the ideal field lists it there as well; in the
+        radio it lies half way between the two antennas)."""
         with self._lock:
             tags = self._uids.setdefault(site, [])
             tags.append(bytes(uid))
+            if edge_of is not None:
+                self._uids.setdefault(edge_of, []).append(bytes(uid))
+                self._edges[bytes(uid)] = edge_of
             radio = self.radio
             if radio is not None and site in self._where:
                 height = (len(tags) - 1) * radio.settings.layer_mm
-                radio.place(bytes(uid), self._where[site], height, self._clock.ticks_us())
+                where = self._where[site]
+                if edge_of in self._where:
+                    other = self._where[edge_of]
+                    where = ((where[0] + other[0]) / 2, (where[1] + other[1]) / 2)
+                radio.place(bytes(uid), where, height, self._clock.ticks_us())
 
     def remove(self, site: str, uid: bytes) -> None:
         with self._lock:
@@ -84,6 +96,11 @@ class TagField:
             tags.remove(uid)
             if not tags:
                 del self._uids[site]
+            edge_of = self._edges.pop(bytes(uid), None)
+            if edge_of is not None:
+                self._uids[edge_of].remove(uid)
+                if not self._uids[edge_of]:
+                    del self._uids[edge_of]
             radio = self.radio
             if radio is not None and site in self._where:
                 radio.remove(bytes(uid))

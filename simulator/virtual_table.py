@@ -1,13 +1,17 @@
 """The virtual table: pieces with virtual tags on the sites of a board profile, read by the
-virtual hub's readers, plus the virtual buttons and LED strip. It is what a person's hands and
+virtual hubs' readers (as many hubs as the profile names, each on its own pty), plus the
+virtual buttons and LED strip. It is what a person's hands and
 eyes do at a real table, and nothing else: the controller only learns about it through the hub
 protocol on the pty, the gpiozero pins and the strip it drives.
 
 By default the table is **realistic**: every reader is the firmware's own MFRC522 driver
 talking to a register-level chip in the table's radio (``simulator.radio``: tags with ISO
 14443-3 states, collisions, power-up, reach and stack heights, neighbouring fields that
-garble), the hub switches the fields in the profile's field classes, and a scan takes as long
-as ``hardware.scan_timing`` says it takes on the real board. ``scan_ms=<number>`` gives the
+garble), each hub switches its fields in the field classes of its own readers, and a scan takes
+as long as ``hardware.scan_timing`` says it takes on the real board. Several hubs scan side by side
+in one radio, kept in the table's common slots by a slot line (``simulator.slot_line``): a
+field of one hub would garble a nearby field of another on at the same moment, so the slots
+are coloured over the whole table (``table_schedules``). ``scan_ms=<number>`` gives the
 **ideal** table instead: each reader reports exactly the tags over its site, every
 ``scan_ms`` milliseconds (fast, for unit tests).
 
@@ -31,12 +35,14 @@ from typing import Any, Literal
 
 from games.core.game import Game, Site, pile_value
 from games.registry import get_game
-from hardware.field_schedule import hub_schedule, reader_layout
+from hardware.field_schedule import hub_schedule, reader_layout, table_schedules
 from hardware.profile import PROFILES_DIR, BoardProfile, find_profile, load_profile
 from hardware.profile_writer import generated_profile, unique_sites
 from hardware.registry import uid_hex
+from hardware.scan_timing import synced_scan_ms
 from simulator.firmware_runtime import load_firmware
 from simulator.radio import Radio
+from simulator.slot_line import SlotLine
 from simulator.virtual_buttons import VirtualButtons
 from simulator.virtual_hub import LinkFaults, MonotonicClock, VirtualHub
 from simulator.virtual_mfrc522 import ChipBus, VirtualChip
@@ -95,17 +101,21 @@ class VirtualTable:
             site.id: site for n in counts for site in game.sites(n)
         }
         rng = random.Random(seed)
-        count = max(profile.readers) + 1
+        count = max(max(hub.readers) for hub in profile.hubs) + 1
         self.radio: Radio | None = None
         """The realistic table's radio (None for the ideal one)."""
-        schedule = None
+        antennas: dict[int, tuple[float, float]] = {}
+        schedules: list[tuple[tuple[int, ...], ...] | None] = [None] * len(profile.hubs)
         drivers: list[object | None] = [None] * count
         if scan_ms == "realistic":
             where = {site.id: (site.x, site.y) for site in self._coordinates.values()}
             antennas = reader_layout(profile.readers, where, profile.radio)
-            if field_schedule:  # off: every field on at once, as a hub flashed without one
-                schedule = hub_schedule(antennas, count, profile.radio)
             self.radio = Radio(antennas, profile.radio)
+            if field_schedule and len(profile.hubs) > 1:  # off: all fields on, all the time
+                schedules = list(table_schedules(antennas, [hub.readers for hub in profile.hubs],
+                                                 profile.radio))
+            elif field_schedule:
+                schedules = [hub_schedule(antennas, count, profile.radio)]
             clock = MonotonicClock()
             driver = load_firmware().mfrc522.Mfrc522
             drivers = []
@@ -121,18 +131,31 @@ class VirtualTable:
                           drivers[i])
             for i in range(count)
         )
-        self.hub = VirtualHub(
-            self.readers,
-            scan_ms=scan_ms,
-            schedule=schedule,
-            radio=profile.radio,
-            miss_limit=miss_limit,
-            heartbeat_ms=heartbeat_ms,
-            retry_ms=retry_ms,
-            link_path=link_path,
-            on_path=on_path,
-            seed=seed,
+        line = SlotLine() if len(profile.hubs) > 1 and schedules[0] is not None else None
+        self.hubs = tuple(
+            VirtualHub(
+                [self.readers[reader] for reader in hub.readers],
+                scan_ms=scan_ms,
+                schedule=schedules[number],
+                radio=profile.radio,
+                miss_limit=miss_limit,
+                heartbeat_ms=heartbeat_ms,
+                retry_ms=retry_ms,
+                link_path=_link_of(link_path, hub.name, len(profile.hubs)),
+                on_path=on_path,
+                seed=seed * 64 + number,
+                hub_id=bytes.fromhex(hub.unique_id) if hub.unique_id else None,
+                slot_line=line,
+            )
+            for number, hub in enumerate(profile.hubs)
         )
+        if line is not None:  # in step, a scan takes as long as its slots' slowest hubs
+            for hub in self.hubs:
+                hub.period_model = self._synced_period_ms
+        self._hub_of = {reader: (virtual, local)
+                        for hub, virtual in zip(profile.hubs, self.hubs, strict=True)
+                        for local, reader in enumerate(hub.readers)}
+        """The profile's reader number to its hub and the hub's own number for it."""
         self.buttons = VirtualButtons(profile.buttons)
         self.strip = VirtualStrip(profile.leds, profile.colours)
         self._stacking = frozenset(site.id for site in self._coordinates.values() if site.stacks)
@@ -164,12 +187,14 @@ class VirtualTable:
     # -- life cycle ---------------------------------------------------------------------------
 
     def start(self) -> VirtualTable:
-        """Power the hub up (its thread starts scanning and the pty appears)."""
-        self.hub.start()
+        """Power the hubs up (their threads start scanning and their ptys appear)."""
+        for hub in self.hubs:
+            hub.start()
         return self
 
     def close(self) -> None:
-        self.hub.close()
+        for hub in self.hubs:
+            hub.close()
         self.buttons.factory.close()
 
     def __enter__(self) -> VirtualTable:
@@ -178,10 +203,38 @@ class VirtualTable:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _synced_period_ms(self) -> float:
+        """One scan of hubs kept in common slots, with the tags on the table now."""
+        schedules = [hub.schedule or [] for hub in self.hubs]
+        tags = [{n: tuple(len(uid) for uid in r.field.at(r.site))
+                 for n, r in enumerate(hub.readers) if r.site is not None} for hub in self.hubs]
+        return max(0.5, synced_scan_ms(schedules, tags, self.profile.radio))
+
+    @property
+    def hub(self) -> VirtualHub:
+        """The first hub (the only one on most boards)."""
+        return self.hubs[0]
+
+    def hub_named(self, name: str) -> VirtualHub:
+        for settings, hub in zip(self.profile.hubs, self.hubs, strict=True):
+            if settings.name == name:
+                return hub
+        names = ", ".join(hub.name for hub in self.profile.hubs)
+        raise TableError(f"no hub {name!r} on this table (hubs: {names})")
+
+    def hub_of(self, site: str) -> VirtualHub:
+        """The hub whose reader sees ``site``."""
+        return self._hub_of[self.reader_of(site)][0]
+
     @property
     def url(self) -> str:
-        """What the controller's HubLink opens."""
+        """What the controller's HubLink opens (the first hub's)."""
         return self.hub.url
+
+    @property
+    def urls(self) -> list[str]:
+        """Every hub's port, in the profile's order."""
+        return [hub.url for hub in self.hubs]
 
     @property
     def coordinates(self) -> Mapping[str, Site]:
@@ -255,6 +308,18 @@ class VirtualTable:
             tag = self._free_tag(piece)
             self._on_site.setdefault(site, []).append(tag)
             self.field.add(site, tag.uid)
+            self._changed()
+
+    def put_across(self, piece: str, site: str, towards: str) -> None:
+        """Lay a piece on ``site`` but over the edge towards ``towards``, so that the reader
+        there hears it too (a tile pushed half off its square, a card between two fields)."""
+        with self._lock:
+            self._check_site(site)
+            self._check_site(towards)
+            self._check_free(site)
+            tag = self._free_tag(piece)
+            self._on_site.setdefault(site, []).append(tag)
+            self.field.add(site, tag.uid, edge_of=towards)
             self._changed()
 
     def put_tag(self, uid: bytes | str, site: str) -> None:
@@ -349,7 +414,7 @@ class VirtualTable:
             for site in self.path(start, end):
                 self.field.add(site, uid)
                 try:
-                    await asyncio.to_thread(self.hub.wait_scans, scans_per_site)
+                    await asyncio.to_thread(self.hub_of(site).wait_scans, scans_per_site)
                 except TimeoutError:
                     pass  # an unplugged hub scans nothing; the hand moves on all the same
                 finally:
@@ -379,7 +444,8 @@ class VirtualTable:
         return self.profile.reader_of(site)
 
     def set_reader_faults(self, site: str, faults: ReaderFaults) -> None:
-        self.hub.set_reader_faults(self.reader_of(site), faults)
+        hub, local = self._hub_of[self.reader_of(site)]
+        hub.set_reader_faults(local, faults)
 
     def kill_reader(self, site: str, dead: bool = True) -> None:
         """The reader under `site` stops answering (or answers again with dead=False)."""
@@ -397,16 +463,35 @@ class VirtualTable:
 
     def miss(self, site: str, scans: int) -> None:
         """The tag on `site` is missed for exactly `scans` scans in a row."""
-        self.hub.miss(self.reader_of(site), scans)
+        hub, local = self._hub_of[self.reader_of(site)]
+        hub.miss(local, scans)
 
-    def set_link_faults(self, faults: LinkFaults) -> None:
-        self.hub.set_link_faults(faults)
+    def _hubs(self, name: str | None) -> tuple[VirtualHub, ...]:
+        return self.hubs if name is None else (self.hub_named(name),)
 
-    def unplug(self) -> None:
-        self.hub.unplug()
+    def set_link_faults(self, faults: LinkFaults, hub: str | None = None) -> None:
+        """Noise on the cables of every hub, or of the one named."""
+        for virtual in self._hubs(hub):
+            virtual.set_link_faults(faults)
 
-    def replug(self) -> str:
-        return self.hub.replug()
+    def unplug(self, hub: str | None = None) -> None:
+        """Pull the cables of every hub, or of the one named."""
+        for virtual in self._hubs(hub):
+            virtual.unplug()
+
+    def replug(self, hub: str | None = None) -> str:
+        """Plug in again; returns the (first) hub's new url."""
+        for virtual in self._hubs(hub):
+            virtual.replug()
+        return self._hubs(hub)[0].url
+
+
+def _link_of(link_path: Path | None, hub: str, hubs: int) -> Path | None:
+    """Each hub's stable link: ``link_path`` itself on a one-hub table, else one beside it
+    per hub (``hub-hub1``, ``hub-hub2``, ...), as udev gives each its own by-id name."""
+    if link_path is None or hubs == 1:
+        return link_path
+    return link_path.with_name(f"{link_path.name}-{hub}")
 
 
 def _uid(item: VirtualTag | bytes) -> bytes:

@@ -11,6 +11,7 @@ import asyncio
 import os
 import random
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,7 @@ def build_service(
     profile: BoardProfile,
     data: Path,
     *,
-    url: str | None = None,
+    urls: Sequence[str] | None = None,
     strip: Any = None,
     pin_factory: Any = None,
     rng: random.Random | None = None,
@@ -89,12 +90,16 @@ def build_service(
     stored = journal.active()
     if stored is not None and stored.game == game.id:
         table.resume(stored)
-    link = HubLink(url or profile.hub.url, baudrate=profile.hub.baudrate)
+    if urls is not None and len(urls) != len(profile.hubs):
+        raise UserError(f"{profile.name} has {len(profile.hubs)} hubs; {len(urls)} ports given")
+    urls = urls or [hub.url for hub in profile.hubs]
+    links = [HubLink(url, baudrate=hub.baudrate, unique_id=hub.unique_id)
+             for hub, url in zip(profile.hubs, urls, strict=True)]
     lights = SiteLights(strip, profile.leds)
     def piece_of(uid: str) -> str | None:  # tags enrolled under a former name still read
         return game.current_piece(registry.lookup(uid))
 
-    service = TableService(table, profile, link, piece_of, lights, pin_factory=pin_factory)
+    service = TableService(table, profile, links, piece_of, lights, pin_factory=pin_factory)
     return service, registry
 
 

@@ -155,7 +155,7 @@ async def led_latency(events: int, rate: float,
     stack = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
     with tempfile.TemporaryDirectory() as scratch:
         strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
-        service, registry = build_service(profile, Path(scratch), url=hub.path, strip=strip,
+        service, registry = build_service(profile, Path(scratch), urls=[hub.path], strip=strip,
                                           pin_factory=MockFactory(), rng=random.Random(0))
         for reader, tiki in enumerate(stack):
             uid = bytes([4, 0xA0, 0, 0, 0, 0, reader])

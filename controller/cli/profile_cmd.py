@@ -56,9 +56,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_schedule(args: argparse.Namespace) -> int:
-    """Print the lines a maker pastes into ``firmware/config.py`` (the same classes the
-    simulator's realistic table switches)."""
-    from hardware.field_schedule import hub_schedule, reader_layout
+    """Print the lines a maker pastes into each hub's ``firmware/config.py`` (the same
+    classes the simulator's realistic table switches)."""
+    from hardware.field_schedule import hub_schedule, reader_layout, table_schedules
 
     from .compose import load_board
 
@@ -66,11 +66,18 @@ def run_schedule(args: argparse.Namespace) -> int:
     game = get_game(board.game)
     where = {site.id: (site.x, site.y) for site in game_sites(game)}
     positions = reader_layout(board.readers, where, board.radio)
-    classes = hub_schedule(positions, max(board.readers) + 1, board.radio)
-    print(f"# {game.name}, {len(board.readers)} readers: {len(classes)} field classes of at "
-          f"most {board.radio.max_fields_on} fields on at once")
-    print(f"FIELD_CLASSES = {[list(members) for members in classes]}")
-    print(f"POWER_UP_MS = {round(board.radio.power_up_ms)}")
+    if len(board.hubs) == 1:
+        schedules = (hub_schedule(positions, max(board.readers) + 1, board.radio),)
+    else:
+        schedules = table_schedules(positions, [hub.readers for hub in board.hubs], board.radio)
+    for hub, classes in zip(board.hubs, schedules, strict=True):
+        if len(board.hubs) > 1:
+            print(f"# hub {hub.name}: its reader n is the profile's reader "
+                  f"{list(hub.readers)}[n]; {len(classes)} slots shared with the other hubs")
+        print(f"# {game.name}, {len(hub.readers)} readers: {len(classes)} field classes of at "
+              f"most {board.radio.max_fields_on} fields on at once")
+        print(f"FIELD_CLASSES = {[list(members) for members in classes]}")
+        print(f"POWER_UP_MS = {round(board.radio.power_up_ms)}")
     return 0
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from .common import add_ai_argument, parse_ai, parse_options, parse_players
+from hardware.profile import BoardProfile
+
+from .common import UserError, add_ai_argument, parse_ai, parse_options, parse_players
 from .compose import build_service, data_dir, load_board, serve
 
 
@@ -13,7 +15,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("run", help="run the table service with real hardware")
     parser.add_argument("--profile", required=True, help="board profile name or .toml path")
     parser.add_argument("--data", help="folder for the journal and tag registry")
-    parser.add_argument("--url", help="hub serial port, overriding the profile's")
+    parser.add_argument("--url", action="append", metavar="[HUB=]PORT",
+                        help="a hub's serial port, overriding the profile's (repeat as "
+                             "HUB=PORT for each hub of a board with several)")
     parser.add_argument("--host", default="0.0.0.0", help="address of the status page")
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--players", help="start a new game with these players (a,b,c)")
@@ -25,11 +29,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     profile = load_board(args.profile)
-    service, _ = build_service(profile, data_dir(args.data), url=args.url)
+    urls = hub_urls(profile, args.url or [])
+    service, _ = build_service(profile, data_dir(args.data), urls=urls)
     if args.players:
         players = parse_players(args.players)
         service.new_game(players, parse_options(args.option), parse_ai(args.ai, players))
-    print(f"tabletop: {profile.name} on {args.url or profile.hub.url}; "
+    print(f"tabletop: {profile.name} on {', '.join(urls)}; "
           f"status page on http://{args.host}:{args.port}/")
     asyncio.run(serve(service, args.host, args.port))
     return 0
+
+
+def hub_urls(profile: BoardProfile, given: list[str]) -> list[str]:
+    """Each hub's port: the profile's, unless ``--url`` names another (``PORT`` alone for a
+    one-hub board, ``HUB=PORT`` for any)."""
+    urls = {hub.name: hub.url for hub in profile.hubs}
+    for item in given:
+        name, sep, port = item.partition("=")
+        if not sep and len(urls) == 1:
+            name, port = profile.hub.name, item
+        elif not sep or name not in urls:
+            names = ", ".join(urls)
+            raise UserError(f"--url {item!r}: give HUB=PORT with a hub of the profile ({names})")
+        urls[name] = port
+    return list(urls.values())

@@ -95,7 +95,7 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
 
     ``rng``: the service's draws of what the table cannot see (seeded in tests).
 
-    The hub is reached through a stable link in ``data`` (as udev's by-id links are on a Pi),
+    Each hub is reached through a stable link in ``data`` (as udev's by-id links are on a Pi),
     so an unplugged and replugged virtual hub is found again at the same path.
     """
     table_options.setdefault("link_path", data / "hub")
@@ -103,7 +103,7 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
     profile = table.profile
     if settle_ms is not None:
         profile = dataclasses.replace(profile, settle_ms=settle_ms)
-    service, registry = build_service(profile, data, url=table.url, strip=table.strip.strip,
+    service, registry = build_service(profile, data, urls=table.urls, strip=table.strip.strip,
                                       pin_factory=table.buttons.factory, rng=rng)
     for uid, piece in table.tag_map().items():
         registry.enroll(uid, piece, replace=True)
@@ -149,7 +149,7 @@ async def running(game_id: str, data: Path, players, options, ai=None, scan="rea
     table, service = virtual_service(game_id, data, settle_ms=HEADLESS_SETTLE_MS, scan_ms=scan)
     task = asyncio.create_task(service.run())
     try:
-        await service.link.wait_connected(10)
+        await service.wait_connected(10)
         service.new_game(list(players), dict(options), ai)
         yield table, service
     finally:

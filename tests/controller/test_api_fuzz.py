@@ -18,7 +18,7 @@ from hardware.leds import RecordingStrip
 PROFILE = load_board("tiki_topple")
 DATA = Path(tempfile.mkdtemp(prefix="tabletop-fuzz-"))
 SERVICE, _ = build_service(
-    PROFILE, DATA, url=str(DATA / "no-hub"),
+    PROFILE, DATA, urls=[str(DATA / "no-hub")],
     strip=RecordingStrip(PROFILE.leds.count, byteorder=PROFILE.leds.pixel_order),
     pin_factory=MockFactory(), rng=random.Random(0))
 SERVICE.advisor = None  # fuzzed AI games would think for minutes in threads; tested elsewhere

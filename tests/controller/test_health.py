@@ -1,9 +1,12 @@
-"""The hub's word on itself: self-test, faults, snapshots and heartbeats, as the page shows them."""
+"""The hubs' word on themselves: self-test, faults, snapshots and heartbeats, as the page shows
+them, by the profile's reader numbers whichever hub scans them."""
 
 from __future__ import annotations
 
 from controller.health import HardwareHealth
+from controller.hubs import Hub
 from hardware.link import HubLink, LinkDown, LinkUp
+from hardware.profile import HubSettings
 from hardware.protocol import (
     Heartbeat,
     Hello,
@@ -16,25 +19,58 @@ from hardware.protocol import (
 )
 
 
+def hub(name: str = "hub", readers: tuple[int, ...] = (0, 1, 2)) -> Hub:
+    return Hub(HubSettings("loop://", 115_200, name, None, readers), HubLink("loop://"))
+
+
 def test_reader_states_follow_the_self_test_faults_and_snapshots() -> None:
     health = HardwareHealth({0: "stack:1", 1: "stack:2"})
+    one = hub()
     assert health.note(SelfTest((ReaderCheck(ReaderStatus.OK, 0x92),
-                                 ReaderCheck(ReaderStatus.NO_RESPONSE, 0)))) is None
+                                 ReaderCheck(ReaderStatus.NO_RESPONSE, 0))), one) is None
     assert health.readers[1] == {"site": "stack:2", "status": "no_response", "version": 0}
-    assert health.note(ReaderFault(0, ReaderStatus.COMM_ERROR)) == "reader 0 (stack:1): comm_error"
+    assert health.note(ReaderFault(0, ReaderStatus.COMM_ERROR), one) == \
+        "reader 0 (stack:1): comm_error"
     health.note(Snapshot((ReaderState(ReaderStatus.OK, b""), ReaderState(ReaderStatus.OK, b""),
-                          ReaderState(ReaderStatus.OK, b""))))
+                          ReaderState(ReaderStatus.OK, b""))), one)
     assert [entry["status"] for entry in health.readers.values()] == ["ok", "ok", "ok"]
     assert health.readers[2]["site"] is None  # a reader the profile does not name
 
 
-def test_the_link_and_heartbeats_are_reported() -> None:
-    health = HardwareHealth({0: "stack:1"})
+def test_a_second_hubs_readers_are_the_profiles_numbers() -> None:
+    health = HardwareHealth({0: "a", 1: "b", 5: "c", 7: "d"})
+    left, right = hub("left", (0, 1)), hub("right", (7, 5))
+    assert health.note(ReaderFault(0, ReaderStatus.COMM_ERROR), right) == "reader 7 (d): comm_error"
+    health.note(SelfTest((ReaderCheck(ReaderStatus.OK, 0x92),
+                          ReaderCheck(ReaderStatus.NO_RESPONSE, 0))), left)
+    assert (health.readers[0]["status"], health.readers[1]["status"]) == ("ok", "no_response")
+    assert health.readers[7]["status"] == "comm_error" and health.readers[5]["status"] == "unknown"
+    assert "not name" in health.note(ReaderFault(2, ReaderStatus.COMM_ERROR), right)
+    assert 9 not in health.readers
+
+
+def test_the_links_and_heartbeats_are_reported_per_hub() -> None:
+    health = HardwareHealth({0: "stack:1", 1: "stack:2"})
+    left, right = hub("left", (0,)), hub("right", (1,))
     hello = Hello(protocol_version=1, reader_count=1, miss_limit=3, firmware_version="1.2.0")
-    assert health.note(LinkUp(hello)) == "hub connected (firmware 1.2.0)"
-    assert health.note(LinkDown("unplugged")) == "hub disconnected: unplugged"
-    assert health.note(Heartbeat(5000, 120, 1, 2, 41_000)) is None
-    hardware = health.report(HubLink("loop://"), led_count=22, led_pushes=None)
-    assert hardware.heartbeat.cycle_us == 41_000 and hardware.heartbeat.crc_errors == 1
+    assert health.note(LinkUp(hello), left) == "hub left connected (firmware 1.2.0)"
+    assert health.note(LinkDown("unplugged"), right) == "hub right disconnected: unplugged"
+    assert health.note(Heartbeat(5000, 120, 1, 2, 41_000), left) is None
+    hardware = health.report([left, right], led_count=22, led_pushes=None, blind={"stack:2"})
+    first, second = hardware.hubs
+    assert (first.name, second.name) == ("left", "right")
+    assert first.heartbeat.cycle_us == 41_000 and first.heartbeat.crc_errors == 1
+    assert second.heartbeat is None and first.readers == second.readers == 1
+    assert first.blind and second.blind  # neither has sent a snapshot
+    assert hardware.blind_sites == ["stack:2"]
     assert hardware.readers[0].site == "stack:1" and hardware.readers[0].status == "unknown"
-    assert hardware.hub.connected is False and hardware.leds.count == 22
+    assert first.connected is False and hardware.leds.count == 22
+
+
+def test_the_scan_period_is_measured_between_heartbeats() -> None:
+    one = hub()
+    assert not one.note_beat(Heartbeat(1000, 10, 0, 0, 0))
+    assert one.note_beat(Heartbeat(2000, 30, 0, 0, 0))
+    assert one.period == 0.05 and one.lift_latency == (3 + 1) * 0.05
+    assert not one.note_beat(Heartbeat(500, 2, 0, 0, 0))  # rebooted: not a measurement
+    assert one.period == 0.05

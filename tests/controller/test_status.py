@@ -25,7 +25,7 @@ STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa
 def service(tmp_path):
     profile = load_board("tiki_topple")
     strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
-    service, registry = build_service(profile, tmp_path, url=str(tmp_path / "no-hub"),
+    service, registry = build_service(profile, tmp_path, urls=[str(tmp_path / "no-hub")],
                                       strip=strip, pin_factory=MockFactory(),
                                       rng=random.Random(1))
     for number, tiki in enumerate(STACK):
@@ -37,10 +37,11 @@ def test_the_api_returns_a_status_at_every_stage(service) -> None:
     client = TestClient(create_app(service, TOKEN))
     before = Status.model_validate(client.get("/api/status").json())
     assert before.started is False and before.step is None
-    assert before.hardware.hub.connected is False
+    assert before.hardware.hubs[0].connected is False and before.hardware.hubs[0].blind
     client.post("/api/game", json={"players": ["anna", "ben"],
                                    "options": {"edition": "gamewright"}}, headers=AUTH)
     service.tracker.snapshot({n: f"aabbcc{n:02x}" for n in range(9)}, now=0.0)
+    service.hubs[0].seen = True  # as when the hub has sent this snapshot
     service.judge()
     during = Status.model_validate(client.get("/api/status").json())
     assert during.phase == "play" and during.to_act == "anna"
@@ -88,15 +89,16 @@ def test_the_tracker_waits_after_an_arrival_as_long_as_the_hub_needs_to_report_a
     from hardware.scan_timing import scheduled_scan
 
     assert service.tracker.lift_latency == pytest.approx(4 * 1.0)  # miss limit 3, and one
+    hub = service.hubs[0]
     schedule = ((0, 3, 6), (1, 4, 7), (2, 5, 8), (9,))
-    service._note_hello(Hello(2, 10, 3, "fw", b"", schedule))
+    service._note_hello(hub, Hello(2, 10, 3, "fw", b"", schedule))
     modelled = scheduled_scan(schedule, {}, service.profile.radio).scan_ms / 1000
     assert service.tracker.lift_latency == pytest.approx(4 * 2 * modelled)  # twice the model
-    service._note_scan_period(Heartbeat(1000, 10, 0, 0, 40_000))  # one beat measures nothing
+    service._note_beat(hub, Heartbeat(1000, 10, 0, 0, 40_000))  # one beat measures nothing
     assert service.tracker.lift_latency == pytest.approx(4 * 2 * modelled)
-    service._note_scan_period(Heartbeat(2000, 14, 0, 0, 40_000))  # 4 scans in 1 s, pauses too
+    service._note_beat(hub, Heartbeat(2000, 14, 0, 0, 40_000))  # 4 scans in 1 s, pauses too
     assert service.tracker.lift_latency == pytest.approx(4 * 0.250)
-    service._note_scan_period(Heartbeat(500, 2, 0, 0, 60_000))  # rebooted: the last measure
+    service._note_beat(hub, Heartbeat(500, 2, 0, 0, 60_000))  # rebooted: the last measure
     assert service.tracker.lift_latency == pytest.approx(4 * 0.250)
-    service._note_scan_period(Heartbeat(1500, 12, 0, 0, 60_000))
+    service._note_beat(hub, Heartbeat(1500, 12, 0, 0, 60_000))
     assert service.tracker.lift_latency == pytest.approx(4 * 0.100)

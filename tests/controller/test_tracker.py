@@ -50,12 +50,12 @@ def test_a_snapshot_keeps_known_order_and_puts_new_tags_on_top() -> None:
 
 
 def test_a_pile_site_shows_its_whole_pile_bottom_to_top() -> None:
-    pieces = {"a1": "stone:yellow", "b2": "stone:blue"}
+    pieces = {"a1": "stone:yellow", "b2": "stone:blue", "c3": "stone:blue"}
     tracker = Tracker({0: "circle:1", 1: "field:2"}, pieces.get, 0.4,
                       piles=frozenset({"circle:1"}))
     for uid in ("a1", "b2"):
         tracker.tag_arrived(0, uid, 1.0)
-        tracker.tag_arrived(1, uid if uid == "a1" else "b2", 1.0)
+    tracker.tag_arrived(1, "c3", 1.0)
     assert tracker.board == {"circle:1": "stone:yellow / stone:blue", "field:2": "stone:blue"}
     tracker.tag_arrived(0, "zz", 1.1)  # a tag nobody enrolled is reported, not shown
     assert tracker.board["circle:1"] == "stone:yellow / stone:blue"
@@ -89,3 +89,30 @@ def test_stones_that_arrived_in_one_scan_may_lie_in_either_order() -> None:
     assert t.board == {"circle:1": "stone:red / stone:yellow / stone:blue"}
     with pytest.raises(ValueError, match="other tags"):
         t.reorder("circle:1", ("r", "y"))
+
+
+def test_a_tag_heard_on_two_sites_lies_on_one() -> None:
+    """Across the edge of two fields (of one hub or two) a tag is heard twice: it lies where it
+    arrived first, or where the service places it, and shows there only."""
+    t = tracker()
+    t.tag_arrived(1, "aa", 1.0)
+    t.tag_arrived(0, "aa", 1.2)  # the other field hears it too
+    assert t.shared == {"aa": ("field:2", "field:1")}
+    assert t.board == {"field:2": "card:1"} and t.stacks == {"field:2": ("card:1",)}
+    t.place("aa", "field:1")
+    assert t.board == {"field:1": "card:1"}
+    t.place("aa", "field:9")  # not a site it is heard on: where it arrived first
+    assert t.board == {"field:2": "card:1"}
+    t.tag_left(1, "aa", 2.0)  # pushed over: only field 1 hears it now
+    assert t.shared == {} and t.board == {"field:1": "card:1"}
+
+
+def test_a_hubs_snapshot_replaces_only_its_own_readers_and_a_lost_hubs_sites_are_forgotten(
+        ) -> None:
+    t = tracker()
+    t.tag_arrived(0, "aa", 1.0)
+    t.tag_arrived(1, "bb", 1.0)
+    t.snapshot({1: ["cc"]}, 2.0)  # the hub of reader 1 only
+    assert t.board == {"field:1": "card:1", "field:2": "card:3"}
+    t.forget({"field:1"}, 3.0)  # reader 0's hub went down
+    assert t.board == {"field:2": "card:3"} and t.settles_at() == 3.0 + 0.4

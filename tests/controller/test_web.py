@@ -20,7 +20,7 @@ TOKEN = "test-token-123"
 def service(tmp_path):
     profile = load_board("tiki_topple")
     strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
-    service, registry = build_service(profile, tmp_path, url=str(tmp_path / "no-hub"),
+    service, registry = build_service(profile, tmp_path, urls=[str(tmp_path / "no-hub")],
                                       strip=strip, pin_factory=MockFactory(), rng=random.Random(1))
     for tiki in STACK:
         registry.enroll(f"aabbcc{STACK.index(tiki):02x}", f"tiki:{tiki}")
@@ -38,7 +38,7 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 def test_reading_is_open(client: TestClient) -> None:
     status = client.get("/api/status").json()
     assert status["started"] is False
-    assert status["hardware"]["hub"]["connected"] is False
+    assert status["hardware"]["hubs"][0]["connected"] is False
     sites = client.get("/api/sites").json()
     assert [s["id"] for s in sites["sites"]][:2] == ["stack:1", "stack:2"]
     page = client.get("/")
@@ -66,6 +66,7 @@ def test_a_game_is_started_played_undone_and_aborted(client: TestClient, service
     assert status["phase"] == "build" and status["to_act"] is None  # the table builds
     # The players build the stack: readers 0-8 see the tikis (as the hub's snapshot says).
     service.tracker.snapshot({n: f"aabbcc{n:02x}" for n in range(9)}, now=0.0)
+    service.hubs[0].seen = True  # as when the hub has sent this snapshot
     service.judge()
     status = client.get("/api/status").json()
     assert status["phase"] == "play" and status["to_act"] == "anna"
@@ -97,6 +98,7 @@ def test_malformed_requests_change_nothing(client: TestClient, service) -> None:
 def test_each_player_sees_their_own_secrets_on_their_phone(client: TestClient, service) -> None:
     client.post("/api/game", json={"players": ["anna", "ben"]}, headers=AUTH)
     service.tracker.snapshot({n: f"aabbcc{n:02x}" for n in range(9)}, now=0.0)
+    service.hubs[0].seen = True  # as when the hub has sent this snapshot
     service.judge()  # stack built: the service deals missions and set-aside cards
     claim = client.post("/api/seats/0/claim").json()
     assert client.post("/api/seats/0/claim").status_code == 409  # first phone wins

@@ -61,7 +61,7 @@ class Service:
         while True:
             try:
                 status = self.status()
-                if status.hardware.hub.connected:
+                if status.hardware.hubs[0].connected:
                     return time.monotonic() - began
             except OSError:
                 pass

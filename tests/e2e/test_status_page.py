@@ -20,7 +20,7 @@ STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa
 def table(tmp_path):
     profile = load_board("tiki_topple")
     strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
-    service, registry = build_service(profile, tmp_path, url=str(tmp_path / "no-hub"),
+    service, registry = build_service(profile, tmp_path, urls=[str(tmp_path / "no-hub")],
                                       strip=strip, pin_factory=MockFactory(), rng=random.Random(1))
     uids = {tiki: f"04a1b2{n:02x}" for n, tiki in enumerate(STACK)}
     for tiki, uid in uids.items():
@@ -34,6 +34,7 @@ def table(tmp_path):
 def lay(service, readers: dict[int, str]) -> None:
     """What the hub's snapshot would say; then judge at once (no settle wait in this test)."""
     service.tracker.snapshot(readers, now=0.0)
+    service.hubs[0].seen = True  # as when the hub has sent this snapshot
     service.judge()
 
 

@@ -99,6 +99,51 @@ MISTAKES = [
 ]
 
 
+def two_hubs(*readers: list[Any], **changes: Any) -> dict[str, Any]:
+    """The Tiki Topple profile on two hubs (readers 0-4 and 5-9 unless given)."""
+    data = copy.deepcopy(base())
+    url = data.pop("hub")["url"]
+    first, second = readers or (["0-4"], [5, 6, 7, 8, 9])
+    data["hubs"] = [{"name": "left", "url": url + "-left", "readers": first},
+                    {"name": "right", "url": url + "-right", "readers": second,
+                     "unique_id": "e6614c311b7a2f2c"}]
+    for key, value in changes.items():
+        data["hubs"][1][key] = value
+    return data
+
+
+def test_several_hubs_each_scan_their_readers_in_their_own_order() -> None:
+    profile = parse_profile(two_hubs(["0-4"], [9, "5-8"]), TIKI, TIKI_SITES)
+    left, right = profile.hubs
+    assert (left.name, left.readers, left.unique_id) == ("left", (0, 1, 2, 3, 4), None)
+    assert right.readers == (9, 5, 6, 7, 8) and right.unique_id == "e6614c311b7a2f2c"
+    assert profile.hub is left and profile.hub_of(9) is right
+    single = parse_profile(base(), TIKI, TIKI_SITES)
+    assert single.hub.readers == tuple(range(10)) and single.hub.name == "hub"
+
+
+HUB_MISTAKES = [
+    (two_hubs(["0-4"], ["5-8"]), "readers no hub scans: 9"),
+    (two_hubs(["0-5"], ["5-9"]), "reader 5 is also on hub 'left'"),
+    (two_hubs(["0-4"], ["5-9", 12]), "reader 12 is not in [readers]"),
+    (two_hubs(["0-4"], ["9-5"]), "'9-5' runs backwards"),
+    (two_hubs(["0-4"], ["five"]), "list reader numbers or runs"),
+    (two_hubs(["0-4"], []), "a hub needs at least one reader"),
+    (two_hubs(name="left"), "two hubs with the same name: left"),
+    (two_hubs(name="my hub"), "letters, digits, - and _"),
+    (two_hubs(unique_id="E6614C"), "is not the hex id a hub reports"),
+    (two_hubs(speed=9600), "unknown key 'speed'"),
+    ({**two_hubs(), "hub": {"url": "/dev/ttyACM0"}}, "not both"),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), HUB_MISTAKES, ids=[m[1] for m in HUB_MISTAKES])
+def test_hub_mistakes_are_named(data: dict[str, Any], message: str) -> None:
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(data, TIKI, TIKI_SITES)
+    assert message in str(caught.value)
+
+
 @pytest.mark.parametrize(("path", "value", "message"), MISTAKES, ids=[m[0] for m in MISTAKES])
 def test_mistakes_are_named_with_file_and_key(path: str, value: Any, message: str) -> None:
     with pytest.raises(ProfileError) as caught:

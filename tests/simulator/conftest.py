@@ -25,19 +25,24 @@ FAST = Backoff(initial=0.02, factor=2.0, maximum=0.2)
 
 
 class LinkWatcher:
-    """Follows a virtual table through a HubLink: every event, and the board the host sees."""
+    """Follows a virtual table through a HubLink per hub: every event, and the board the host
+    sees (by the profile's reader numbers)."""
 
     def __init__(self, table: VirtualTable) -> None:
         self.table = table
-        self.link = HubLink(table.url, backoff=FAST, hello_timeout=0.3)
+        self.links = [HubLink(url, backoff=FAST, hello_timeout=0.3) for url in table.urls]
+        self.link = self.links[0]
         self.events: list[LinkEvent] = []
         self.readings: dict[int, list[bytes]] = {}
         """Per reader the tags in its field, in arrival order (the newest on top)."""
         self._tasks: list[asyncio.Task[Any]] = []
 
     async def __aenter__(self) -> LinkWatcher:
-        self._tasks = [asyncio.create_task(self.link.run()), asyncio.create_task(self._follow())]
-        await self.link.wait_connected(5)
+        for link, hub in zip(self.links, self.table.profile.hubs, strict=True):
+            self._tasks += [asyncio.create_task(link.run()),
+                            asyncio.create_task(self._follow(link, hub.readers))]
+        for link in self.links:
+            await link.wait_connected(5)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -47,21 +52,26 @@ class LinkWatcher:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def _follow(self) -> None:
+    async def _follow(self, link: HubLink, readers: tuple[int, ...]) -> None:
         while True:
-            event = await self.link.next_event()
+            event = await link.next_event()
             self.events.append(event)
             if isinstance(event, Snapshot):
-                self.readings = {i: list(r.uids) for i, r in enumerate(event.readers) if r.uids}
+                for local, reader in enumerate(readers):
+                    self.readings.pop(reader, None)
+                    if local < len(event.readers) and event.readers[local].uids:
+                        self.readings[reader] = list(event.readers[local].uids)
             elif isinstance(event, TagArrived):  # new, or put back on top of its stack
-                stack = self.readings.setdefault(event.reader, [])
+                stack = self.readings.setdefault(readers[event.reader], [])
                 if event.uid in stack:
                     stack.remove(event.uid)
                 stack.append(event.uid)
-            elif isinstance(event, TagLeft) and event.uid in self.readings.get(event.reader, []):
-                self.readings[event.reader].remove(event.uid)
-                if not self.readings[event.reader]:
-                    del self.readings[event.reader]
+            elif isinstance(event, TagLeft):
+                stack = self.readings.get(readers[event.reader], [])
+                if event.uid in stack:
+                    stack.remove(event.uid)
+                    if not stack:
+                        del self.readings[readers[event.reader]]
 
     def board(self) -> dict[str, str]:
         """Per site the top piece, or on a pile site (a tower) the whole pile."""

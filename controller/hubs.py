@@ -1,0 +1,70 @@
+"""One reader hub as the service sees it: its link, which of the profile's readers it scans,
+how long its scan takes, and whether its region of the board can be trusted right now.
+
+A big board has several hubs scanning in parallel, each on its own USB link (DESIGN.md 4).
+Each numbers its readers from 0; the profile says which of the board's readers those are.
+A hub's region is *blind* from the moment its link drops until it has sent a full snapshot
+again: the service never judges the board from what a silent hub said before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from hardware.link import HubLink
+from hardware.profile import HubSettings
+from hardware.protocol import Heartbeat, ReaderFault, TagArrived, TagLeft
+
+FIRST_SCAN_PERIOD = 1.0
+"""Seconds a hub's scan is assumed to take before it has said hello: slower than any one-hub
+board in docs/performance.md, so no move is judged half done."""
+MODEL_MARGIN = 2.0
+"""After the hello and until two heartbeats have measured the hub, its scan is assumed to take
+this many times what ``hardware.scan_timing`` models for its schedule and the tags on it."""
+
+ReaderEvent = TypeVar("ReaderEvent", TagArrived, TagLeft, ReaderFault)
+
+
+@dataclass(eq=False)
+class Hub:
+    settings: HubSettings
+    link: HubLink
+    miss_limit: int = 3
+    """From its hello: a tag is reported gone after this many scans without it."""
+    period: float = FIRST_SCAN_PERIOD
+    """Seconds one of its scans takes: measured from heartbeats, modelled until then."""
+    last_beat: Heartbeat | None = None
+    seen: bool = False
+    """A snapshot came since it (re)connected: the tracker holds what its readers hear."""
+
+    @property
+    def name(self) -> str:
+        return self.settings.name
+
+    def reader(self, local: int) -> int | None:
+        """The profile's number of the hub's reader ``local`` (None: the profile has none)."""
+        readers = self.settings.readers
+        return readers[local] if 0 <= local < len(readers) else None
+
+    def on_board(self, event: ReaderEvent) -> ReaderEvent | None:
+        """The event with the profile's reader number (None for a reader it does not name)."""
+        number = self.reader(event.reader)
+        return None if number is None else replace(event, reader=number)
+
+    def note_beat(self, beat: Heartbeat) -> bool:
+        """Measure the scan period between two heartbeats (scans done over time passed,
+        pauses included); True when it was measured."""
+        last, self.last_beat = self.last_beat, beat
+        if last is None or beat.scan_cycles <= last.scan_cycles or (
+                beat.uptime_ms <= last.uptime_ms):  # the first, or across a reboot
+            return False
+        self.period = (beat.uptime_ms - last.uptime_ms) / (beat.scan_cycles - last.scan_cycles) \
+            / 1000
+        return True
+
+    @property
+    def lift_latency(self) -> float:
+        """How long a lifted tag may still be reported there: the miss limit's scans and one
+        more (the scan under way when it was lifted)."""
+        return (self.miss_limit + 1) * self.period
