@@ -23,6 +23,9 @@ MODEL_MARGIN = 2.0
 """After the hello and until two heartbeats have measured the hub, its scan is assumed to take
 this many times what ``hardware.scan_timing`` models for its schedule and the tags on it."""
 
+LIFT_MARGIN = 0.25
+"""Scans added to the miss limit's in ``Hub.lift_latency``."""
+
 ReaderEvent = TypeVar("ReaderEvent", TagArrived, TagLeft, ReaderFault)
 
 
@@ -31,7 +34,8 @@ class Hub:
     settings: HubSettings
     link: HubLink
     miss_limit: int = 3
-    """From its hello: a tag is reported gone after this many scans without it."""
+    """From its hello: a tag is reported gone after this many scans without it (3 until the
+    hello says: the most cautious of the firmware's usual settings)."""
     period: float = FIRST_SCAN_PERIOD
     """Seconds one of its scans takes: measured from heartbeats, modelled until then."""
     last_beat: Heartbeat | None = None
@@ -65,6 +69,8 @@ class Hub:
 
     @property
     def lift_latency(self) -> float:
-        """How long a lifted tag may still be reported there: the miss limit's scans and one
-        more (the scan under way when it was lifted)."""
-        return (self.miss_limit + 1) * self.period
+        """How long after a tag arrives somewhere a lift done before it may still be
+        unreported: the lifted tag's reader is read again within one scan (its first miss),
+        the last of the miss limit's misses that many scans after the lift; a quarter scan
+        more for the frame to come and a scan that ran long."""
+        return (self.miss_limit + LIFT_MARGIN) * self.period

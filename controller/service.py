@@ -76,6 +76,9 @@ class TableService:
         self.health = HardwareHealth(profile.readers)
         self.wait_for_lifts = True
         """After an arrival, wait until a lift could have been reported (off: benchmarks)."""
+        self.adaptive = True
+        """Judge a board showing exactly one legal step a scan after it changed, before the
+        settle time (off: always the full settle time)."""
         self._hub_timing()
         self.buttons: asyncio.Queue[ButtonEvent] = asyncio.Queue()
         self.roles: dict[str, str] = {}
@@ -240,6 +243,7 @@ class TableService:
         if self.wait_for_lifts:
             self.tracker.lift_latency = max(hub.lift_latency for hub in self.hubs)
             self.tracker.tie_seconds = max(hub.period for hub in self.hubs)
+            self.tracker.quick_seconds = self.tracker.tie_seconds
 
     @property
     def judging(self) -> bool:
@@ -247,14 +251,30 @@ class TableService:
         return self._changed.is_set()
 
     async def _judge_when_settled(self) -> None:
+        """Judge once the board has settled; or early, a scan after the last change, when it
+        shows exactly one legal step (a hand that paused mid-slide shows none, or several)."""
         while True:
             await self._changed.wait()
             self._changed.clear()
-            while not self.tracker.settled(self.clock()):
-                await asyncio.sleep(max(0.0, self.tracker.settles_at() - self.clock()))
-                if self._changed.is_set():
-                    self._changed.clear()
+            while True:
+                now = self.clock()
+                if self.tracker.settled(now):
+                    break
+                quick = self.tracker.quick_at()
+                if self.adaptive and now >= quick and self._one_step():
+                    break
+                wake = quick if self.adaptive and now < quick else self.tracker.settles_at()
+                await asyncio.sleep(max(0.0, wake - now))
+                self._changed.clear()  # what came meanwhile is in the tracker's times
             self.judge()
+
+    def _one_step(self) -> bool:
+        """The observed board is exactly one legal step's result."""
+        if not self.table.started or self.blind_sites:
+            return False
+        self._place_shared()
+        self._order_piles()
+        return len(self.table.successors.matching(self.tracker.board)) == 1
 
     def judge(self) -> None:
         """Let the table judge the observed board now, then relight and publish. While a hub

@@ -5,7 +5,8 @@ tracker keeps them as a stack in the order they arrived, the newest on top, and 
 the top piece, or on a game's pile sites (``Site.pile``: a tower whose order counts) the whole
 pile bottom to top, as the game's own ``board()`` does. A hand sliding tiles must not be read
 half way, so the referee only looks at the board once nothing has changed for the profile's
-settle time. Tags the registry does not know
+settle time, or, when the board shows exactly one legal step, once a scan has passed without
+a change (``quick_at``). Tags the registry does not know
 are kept apart and reported, never guessed.
 
 A tag lying across the edge between two readers' fields (of one hub or of two) is heard by
@@ -43,6 +44,10 @@ class Tracker:
     leaves only that much later; so after an arrival the board is not judged before this has
     passed, or a move would be judged half done (the new place filled, the old one still
     occupied: a legal placement of a new piece in some games)."""
+    quick_seconds: float = 0.0
+    """One scan of the slowest hub: a board that stays unchanged this long after a change
+    and shows exactly one legal step may be judged before the settle time (the service
+    decides: ``quick_at``)."""
     tie_seconds: float = 0.0
     """Tags that arrived on one site closer together than this (one scan: the hub found them
     in the same inventory) came in no known order."""
@@ -196,6 +201,12 @@ class Tracker:
 
     def settled(self, now: float) -> bool:
         return now >= self.settles_at()
+
+    def quick_at(self) -> float:
+        """When the board may be judged early, if it shows exactly one legal step: a scan
+        after the last change, and no lift still unreported."""
+        return max(self._last_change + self.quick_seconds,
+                   self._last_arrival + self.lift_latency)
 
     def settles_at(self) -> float:
         return max(self._last_change + self.settle_seconds,

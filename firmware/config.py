@@ -28,7 +28,10 @@ READER_COUNT = 64  # used with "mux" only; "direct" counts CS_PINS
 FIELD_CLASSES = None
 POWER_UP_MS = 5  # a tag may take this long after its field comes on (ISO/IEC 14443-3: 5 ms)
 
-MISS_LIMIT = 3  # a tag is gone after this many scans in a row without it
+# A tag is gone after this many scans in a row without it. Each scan already checks a missing
+# tag twice at once (the debounce), so 1 reports a lift on the next scan and the table answers
+# fast; raise it on a board whose tags flicker (the table then waits as many scans to judge).
+MISS_LIMIT = 1
 SCAN_PAUSE_MS = 0  # pause between full scans; 0 = scan as fast as the readers allow
 HEARTBEAT_MS = 1000
 RETRY_MS = 2000  # how often a faulty reader is probed again

@@ -214,13 +214,12 @@ def bench_ai(args: argparse.Namespace) -> BenchResult:
     )
 
 
-def bench_autoplay(args: argparse.Namespace) -> BenchResult:
-    """``tabletop sim --autoplay`` over many seeds per game, on the realistic table unless
-    ``--ideal``: how many games complete with the scores and records agreeing, and how long a
-    game takes. Each game runs in a process of its own; ``--jobs`` at once (they mostly wait
-    for scans, so more jobs than cores is fine)."""
+def _autoplay_games(args: argparse.Namespace, seeds: int, mistakes: float, label: str,
+                    *extra: str) -> dict[str, list[dict[str, Any]]]:
+    """``tabletop sim --autoplay`` for ``seeds`` seeds per selected game (players rotating),
+    each in a process of its own, ``--jobs`` at once (they mostly wait for scans, so more jobs
+    than cores is fine); per game the runs, each with its summary."""
     import json
-    import statistics
     import subprocess
     import sys
     from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -233,7 +232,7 @@ def bench_autoplay(args: argparse.Namespace) -> BenchResult:
         started = time.perf_counter()
         command = [sys.executable, "-m", "controller.cli", "sim", "--autoplay", game_id,
                    "--seed", str(seed), "--players", ",".join(seat_names(players)),
-                   "--mistakes", "0.1", *(["--ideal"] if args.ideal else [])]
+                   "--mistakes", str(mistakes), *(["--ideal"] if args.ideal else []), *extra]
         run = subprocess.run(command, capture_output=True, text=True, timeout=3600)
         wall = time.perf_counter() - started
         try:
@@ -244,11 +243,11 @@ def bench_autoplay(args: argparse.Namespace) -> BenchResult:
                 and summary.get("scores_match") and summary.get("records_match"))
         return {"game": game_id, "seed": seed, "players": players, "ok": bool(good),
                 "moves": summary.get("moves", 0), "mistakes": summary.get("mistakes_made", 0),
-                "wall_s": wall, "error": "" if good else (run.stderr.strip()[-300:] or
-                                                         run.stdout.strip()[-300:])}
+                "wall_s": wall, "summary": summary,
+                "error": "" if good else (run.stderr.strip()[-300:] or run.stdout.strip()[-300:])}
 
     runs = [(game.id, seed, game.min_players + seed % (game.max_players - game.min_players + 1))
-            for game in selected for seed in range(args.seeds)]
+            for game in selected for seed in range(seeds)]
     results: dict[str, list[dict[str, Any]]] = {game.id: [] for game in selected}
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(one, *run) for run in runs]
@@ -256,8 +255,18 @@ def bench_autoplay(args: argparse.Namespace) -> BenchResult:
             result = future.result()
             results[result["game"]].append(result)
             failed = sum(not r["ok"] for rs in results.values() for r in rs)
-            progress(f"autoplay: {done}/{len(runs)} games, {failed} failed")
+            progress(f"{label}: {done}/{len(runs)} games, {failed} failed")
     progress_done()
+    return results
+
+
+def bench_autoplay(args: argparse.Namespace) -> BenchResult:
+    """``tabletop sim --autoplay`` over many seeds per game, on the realistic table unless
+    ``--ideal``: how many games complete with the scores and records agreeing, and how long a
+    game takes."""
+    import statistics
+
+    results = _autoplay_games(args, args.seeds, 0.1, "autoplay")
     rows = []
     figures: dict[str, Any] = {}
     for game_id, games in results.items():
@@ -285,8 +294,46 @@ def bench_autoplay(args: argparse.Namespace) -> BenchResult:
     )
 
 
+def bench_hand_to_light(args: argparse.Namespace) -> BenchResult:
+    """What a player feels (issue 18's targets: put p95 <= 300 ms, lift p95 <= 400 ms, no wrong
+    judgement): autoplay games on the realistic table with each game's profile (its hubs), and
+    per step the time from the hand that finished it to the LEDs confirming it; with the
+    profiles' settle time, as at a real table."""
+    from .measure import percentile
+
+    results = _autoplay_games(args, args.seeds, 0.0, "hand-to-light", "--profile-settle")
+    rows = []
+    figures: dict[str, Any] = {}
+    for game_id, games in results.items():
+        row: dict[str, Any] = {"games": len(games), "completed": sum(r["ok"] for r in games),
+                               "wrong_judgements": sum(
+                                   r["summary"].get("records_match") is False
+                                   or r["summary"].get("scores_match") is False for r in games),
+                               "errors": [r["error"] for r in games if not r["ok"]][:3]}
+        for kind in ("put", "lift"):
+            times = sorted(t for r in games for result in r["summary"].get("results", [])
+                           for t in result.get("hand_to_light", {}).get(f"{kind}_ms", []))
+            row[f"{kind}s"] = len(times)
+            for name, share in (("p50", 0.5), ("p95", 0.95), ("max", 1.0)):
+                row[f"{kind}_ms_{name}"] = round(percentile(times, share), 1) if times else None
+        figures[game_id] = row
+        rows.append((game_id, row["completed"], row["puts"], row["put_ms_p50"],
+                     row["put_ms_p95"], row["lifts"], row["lift_ms_p50"], row["lift_ms_p95"],
+                     row["wrong_judgements"]))
+    radio = "ideal" if args.ideal else "realistic"
+    return BenchResult(
+        f"Hand to light on the {radio} table, seeds 0..{args.seeds - 1} (targets: put p95 <= "
+        "300 ms, lift p95 <= 400 ms, no wrong judgement)",
+        ("game", "completed", "puts", "put p50", "put p95", "lifts", "lift p50", "lift p95",
+         "wrong"),
+        tuple(rows),
+        {"bench": "hand-to-light", "radio": radio, "hand_to_light": figures},
+    )
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], BenchResult]] = {
     "autoplay": bench_autoplay,
+    "hand-to-light": bench_hand_to_light,
     "latency": bench_latency,
     "engines": bench_engines,
     "referee": bench_referee,

@@ -28,8 +28,8 @@ def game_sites(game: Game[Any], players: int | None = None) -> list[Site]:
     return unique_sites(site for n in counts for site in game.sites(n))
 
 
-def default_profile_text(game: Game[Any], players: int | None = None) -> str:
-    return profile_text(game.id, game.name, game_sites(game, players))
+def default_profile_text(game: Game[Any], players: int | None = None, hubs: int = 1) -> str:
+    return profile_text(game.id, game.name, game_sites(game, players), hubs=hubs)
 
 
 def default_profile(game: Game[Any]) -> BoardProfile:
@@ -47,6 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="write the profile here (default: print it)")
     new.add_argument("--players", type=int, metavar="N",
                      help="only the sites of an N-player table (default: every player count)")
+    new.add_argument("--hubs", type=int, default=1, metavar="N",
+                     help="split the readers over N hubs, one stripe of the board each")
     new.add_argument("--force", action="store_true", help="replace an existing file")
     new.set_defaults(run=run_new)
     schedule = actions.add_parser(
@@ -83,7 +85,10 @@ def run_schedule(args: argparse.Namespace) -> int:
 
 def run_new(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    text = default_profile_text(game, args.players)
+    sites = game_sites(game, args.players)
+    if not 1 <= args.hubs <= len(sites):
+        raise UserError(f"--hubs must be 1..{len(sites)} (one reader a hub at least)")
+    text = default_profile_text(game, args.players, args.hubs)
     if args.output is None:
         sys.stdout.write(text)
         return 0

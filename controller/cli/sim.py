@@ -35,6 +35,7 @@ from .common import (
     progress_done,
 )
 from .compose import build_service, data_dir, serve
+from .hand_to_light import HandToLight
 
 HEADLESS_SETTLE_MS = 80
 """Settle time for scenarios and autoplay: no human hand to wait for, so keep them quick."""
@@ -59,6 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--data", help="keep the journal here, --autoplay games included "
                                        "(default: a fresh temporary folder)")
+    parser.add_argument("--profile-settle", action="store_true",
+                        help="with --autoplay: the profile's settle time, as at a real table "
+                             f"(default {HEADLESS_SETTLE_MS} ms: no human hand to wait for)")
     parser.add_argument("--ideal", action="store_true",
                         help="an ideal radio (every tag read at once, a scan every "
                              f"{IDEAL_SCAN_MS:g} ms) instead of the realistic default")
@@ -67,6 +71,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def scan_ms(args: argparse.Namespace) -> float | str:
     return IDEAL_SCAN_MS if args.ideal else "realistic"
+
+
+def settle_ms(args: argparse.Namespace) -> int | None:
+    return None if args.profile_settle else HEADLESS_SETTLE_MS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -144,9 +152,11 @@ async def settled(table: VirtualTable, service: TableService, timeout: float = 1
 
 
 @contextlib.asynccontextmanager
-async def running(game_id: str, data: Path, players, options, ai=None, scan="realistic"):
-    """A virtual table and its service, running, with a new game started."""
-    table, service = virtual_service(game_id, data, settle_ms=HEADLESS_SETTLE_MS, scan_ms=scan)
+async def running(game_id: str, data: Path, players, options, ai=None, scan="realistic",
+                  settle_ms: int | None = HEADLESS_SETTLE_MS):
+    """A virtual table and its service, running, with a new game started (``settle_ms``
+    None: the profile's settle time)."""
+    table, service = virtual_service(game_id, data, settle_ms=settle_ms, scan_ms=scan)
     task = asyncio.create_task(service.run())
     try:
         await service.wait_connected(10)
@@ -192,7 +202,7 @@ def autoplay(args: argparse.Namespace) -> int:
             data = data_dir(args.data) if args.data else Path(scratch)
             results.append(asyncio.run(autoplay_one(game.id, players, options, data,
                                                     args.seed + number, args.mistakes, ai,
-                                                    scan_ms(args))))
+                                                    scan_ms(args), settle_ms(args))))
         progress(f"autoplay: {number + 1}/{args.games} games")
     progress_done()
     summary = {
@@ -217,9 +227,10 @@ def autoplay(args: argparse.Namespace) -> int:
 
 async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                        mistakes: float, ai: dict[str, int] | None = None,
-                       scan: float | str = "realistic") -> dict:
+                       scan: float | str = "realistic",
+                       settle: int | None = HEADLESS_SETTLE_MS) -> dict:
     ai_moves = 0
-    async with running(game_id, data, players, options, ai, scan) as (table, service):
+    async with running(game_id, data, players, options, ai, scan, settle) as (table, service):
         async def drawn_by_the_service(index: int) -> str:
             """The secret draw the service made at ``index`` (it may still be handling the
             button press that led to it)."""
@@ -243,6 +254,7 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                 await asyncio.sleep(0.01)
             raise TimeoutError(f"the AI did not choose a move for {players[seat]}")
 
+        timing = HandToLight(table, service)
         bot = AutoplayBot(table, players, options, settle=lambda: settled(table, service),
                           seed=seed, mistake_rate=mistakes, settle_every="action",
                           hidden_chance=drawn_by_the_service, decide=move_of_the_ai)
@@ -258,6 +270,6 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
         engine = game.score(replayed).to_json()["scores"]
         table_scores = service.status().scores.scores
         return {**result.summary(), "seed": seed, "controller_scores": table_scores,
-                "ai_moves": ai_moves,
+                "ai_moves": ai_moves, "hand_to_light": timing.figures(),
                 "scores_match": engine == table_scores,
                 "records_match": service.table.actions == result.record["actions"]}

@@ -296,16 +296,23 @@ def test_profile_schedule_prints_field_classes_the_firmware_takes(capsys, game: 
 
     code, out, _ = run(capsys, "profile", "schedule", game)
     assert code == 0
-    settings: dict[str, object] = {}
-    exec(out, settings)  # the lines a maker pastes into firmware/config.py
     board = load_profile(find_profile(game))
-    classes = settings["FIELD_CLASSES"]
-    assert load_firmware().hub.check_schedule(classes, max(board.readers) + 1) == classes
-    assert settings["POWER_UP_MS"] == 5
+    parts = out.split("# hub ")[1:] or [out]  # one part per hub of a board with several
+    assert len(parts) == len(board.hubs) == (1 if game == "tiki_topple" else 6)
+    slots: list[list[int]] = []  # per slot, the profile's readers of every hub
+    for hub, part in zip(board.hubs, parts, strict=True):
+        settings: dict[str, object] = {}
+        exec(part.split("\n", 1)[1] if len(parts) > 1 else part, settings)  # config.py lines
+        classes = settings["FIELD_CLASSES"]
+        assert load_firmware().hub.check_schedule(classes, len(hub.readers)) == classes
+        assert settings["POWER_UP_MS"] == 5
+        assert all(len(members) <= board.radio.max_fields_on for members in classes)
+        slots = slots or [[] for _ in classes]
+        for slot, members in zip(slots, classes, strict=True):  # same slot count on every hub
+            slot += [hub.readers[n] for n in members]
     rules = get_game(game)
     where = {s.id: (s.x, s.y) for n in range(rules.min_players, rules.max_players + 1)
              for s in rules.sites(n)}
     positions = reader_layout(board.readers, where, board.radio)
-    placed = tuple(tuple(r for r in members if r in positions) for members in classes)
-    assert not clashes(placed, positions, board.radio)
-    assert all(len(members) <= board.radio.max_fields_on for members in classes)
+    placed = tuple(tuple(r for r in members if r in positions) for members in slots)
+    assert not clashes(placed, positions, board.radio)  # not even across hubs

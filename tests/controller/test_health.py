@@ -71,6 +71,6 @@ def test_the_scan_period_is_measured_between_heartbeats() -> None:
     one = hub()
     assert not one.note_beat(Heartbeat(1000, 10, 0, 0, 0))
     assert one.note_beat(Heartbeat(2000, 30, 0, 0, 0))
-    assert one.period == 0.05 and one.lift_latency == (3 + 1) * 0.05
+    assert one.period == 0.05 and one.lift_latency == (3 + 0.25) * 0.05
     assert not one.note_beat(Heartbeat(500, 2, 0, 0, 0))  # rebooted: not a measurement
     assert one.period == 0.05

@@ -32,8 +32,9 @@ def table(tmp_path):
 
 
 def lay(service, readers: dict[int, str]) -> None:
-    """What the hub's snapshot would say; then judge at once (no settle wait in this test)."""
-    service.tracker.snapshot(readers, now=0.0)
+    """What the hub's snapshot would say (every reader, the empty ones too); then judge at
+    once (no settle wait in this test)."""
+    service.tracker.snapshot({n: readers.get(n, []) for n in service.profile.readers}, now=0.0)
     service.hubs[0].seen = True  # as when the hub has sent this snapshot
     service.judge()
 
@@ -46,11 +47,16 @@ def test_the_status_page_follows_a_game_live(browser, table, screenshot) -> None
     page.goto(served.url)
     page.wait_for_function("document.getElementById('banner').textContent.startsWith('build')")
     assert page.locator("svg#board g.site").count() == 10
+    # no hub has sent a snapshot yet: the whole board is blind, and the page says why
+    assert page.locator("#message").inner_text().startswith("Waiting for hub hub")
+    assert page.locator("svg#board g.site.blind").count() == 10
 
     readers = {n: uids[tiki] for n, tiki in enumerate(STACK)}
     served.call(lambda: lay(service, readers))
     page.wait_for_function("document.getElementById('banner').textContent.includes('anna')")
     assert page.locator("g.site[data-site='stack:1']").get_attribute("data-piece") == "tiki:nani"
+    assert page.locator("svg#board g.site.blind").count() == 0
+    assert "scan" not in page.locator("#hardware").inner_text()  # no heartbeat measured it
     assert "depends on a hand" in page.locator("#legal").inner_text()  # Schmidt: secret hands
 
     # anna plays up1 on wikiwiki: card on the pad, nani and wikiwiki change places.

@@ -38,6 +38,20 @@ def test_the_written_profile_is_the_one_the_table_loads(game: Game[Any], tmp_pat
     assert load_board(str(path)).sites == profile.sites
 
 
+def test_a_profile_split_over_hubs_puts_every_reader_on_one_hub_in_stripes(
+        game: Game[Any], tmp_path: Path) -> None:
+    path = tmp_path / f"{game.id}.toml"
+    hubs = min(3, len(game_sites(game)))
+    assert main(["profile", "new", game.id, "--hubs", str(hubs), "--output", str(path)]) == 0
+    profile = load_profile(path, known_sites=every_site(game))
+    assert [hub.name for hub in profile.hubs] == [f"hub{n}" for n in range(1, hubs + 1)]
+    readers = sorted(reader for hub in profile.hubs for reader in hub.readers)
+    assert readers == sorted(profile.readers)  # each exactly once
+    sizes = [len(hub.readers) for hub in profile.hubs]
+    assert max(sizes) - min(sizes) <= 1  # even stripes
+    assert main(["profile", "new", game.id, "--hubs", "0"]) == 2
+
+
 def test_the_table_finds_a_board_for_the_game(game: Game[Any]) -> None:
     """The shipped profile where there is one (it agrees with the generated one on the sites),
     else the generated one."""

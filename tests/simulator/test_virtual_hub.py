@@ -74,7 +74,7 @@ def test_frames_on_the_pty_decode_with_the_host_codec() -> None:
         try:
             decoder = codec.StreamDecoder()
             hello, self_test = read_frames(fd, decoder, 2)
-            assert hello.message == Hello(2, 3, 3, "fw-test", hub.hub_id, ())
+            assert hello.message == Hello(2, 3, 1, "fw-test", hub.hub_id, ())
             assert (hello.seq, self_test.seq) == (0, 1)
             assert [c.status for c in self_test.message.readers] == [
                 ReaderStatus.OK, ReaderStatus.OK, ReaderStatus.NO_RESPONSE]
@@ -198,7 +198,9 @@ def test_dead_reader_fails_self_test_and_faults_while_running(make_table, watch)
     watch(body, on=table)
 
 
-def test_flicker_shorter_than_the_miss_limit_is_debounced(table: VirtualTable, watch) -> None:
+def test_flicker_shorter_than_the_miss_limit_is_debounced(make_table, watch) -> None:
+    table = make_table(miss_limit=3)  # a board whose tags flicker (config.py says 1)
+
     async def body(w) -> None:
         table.put("tiki:akamai", "stack:3")
         await w.settle()
@@ -212,7 +214,7 @@ def test_flicker_shorter_than_the_miss_limit_is_debounced(table: VirtualTable, w
         await w.until(lambda: w.of(TagLeft) and len(w.of(TagArrived)) == 3)
         assert w.board() == {"stack:3": "tiki:akamai"}
 
-    watch(body)
+    watch(body, on=table)
 
 
 def test_a_flicker_rate_makes_some_scans_miss(table: VirtualTable, watch) -> None:
