@@ -20,7 +20,7 @@ from typing import Any
 from games.core.errors import BadSetup
 from games.core.game import pile_begins, pile_pieces
 from hardware.buttons import ButtonEvent, ButtonPanel
-from hardware.link import HubLink, LinkDown, LinkUp
+from hardware.link import HubLink, HubNotConnected, LinkDown, LinkUp
 from hardware.profile import BoardProfile
 from hardware.protocol import (
     Heartbeat,
@@ -43,6 +43,10 @@ from .tracker import Tracker
 
 log = logging.getLogger(__name__)
 ANIMATION_HZ = 20
+SILENT_SECONDS = 2.5
+"""A hub that has sent nothing this long (its heartbeat is due every second) is taken as down:
+its region is blind until it answers the snapshot asked of it (a stalled loop, a cable that
+still enumerates but carries nothing)."""
 
 
 class TableService:
@@ -108,6 +112,7 @@ class TableService:
             *(asyncio.create_task(self._consume_link(hub), name=f"hub-events {hub.name}")
               for hub in self.hubs),
             asyncio.create_task(self._judge_when_settled(), name="referee"),
+            asyncio.create_task(self._watch_hubs(), name="hub-watch"),
             asyncio.create_task(self._animate(), name="leds"),
             asyncio.create_task(self._consume_buttons(), name="buttons"),
         ]
@@ -140,6 +145,35 @@ class TableService:
         return frozenset(self.profile.readers[reader] for hub in self.hubs if not hub.seen
                          for reader in hub.settings.readers if reader in self.profile.readers)
 
+    def _blind(self, hub: Hub, now: float) -> None:
+        """Forget what ``hub`` said: its region is blind until its next snapshot."""
+        hub.seen = False
+        self.tracker.forget({self.profile.readers[r] for r in hub.settings.readers
+                             if r in self.profile.readers}, now)
+
+    async def _watch_hubs(self) -> None:
+        """A connected hub that has fallen silent is blind too, and asked for a snapshot
+        (again every second) until it answers."""
+        asked: dict[str, float] = {}
+        while True:
+            await asyncio.sleep(0.25)
+            now = time.monotonic()  # the link's clock
+            for hub in self.hubs:
+                health = hub.link.health()
+                last = health.last_frame_at
+                if not health.connected or last is None or now - last < SILENT_SECONDS:
+                    continue
+                if hub.seen:
+                    self._blind(hub, self.clock())
+                    self.table.log("hardware", f"hub {hub.name} has said nothing for "
+                                               f"{now - last:.1f} s: its region is blind")
+                    self._changed.set()
+                    self.publish()
+                if now - asked.get(hub.name, float("-inf")) >= 1.0:
+                    asked[hub.name] = now
+                    with contextlib.suppress(HubNotConnected):
+                        await hub.link.request_snapshot()
+
     async def _consume_link(self, hub: Hub) -> None:
         async for event in hub.link.events():
             now = self.clock()
@@ -158,12 +192,9 @@ class TableService:
                 self.tracker.snapshot(readers, now)
                 hub.seen = True
             elif isinstance(event, LinkDown | LinkUp):
-                hub.seen = False  # until its snapshot: what it said before may be stale
+                self._blind(hub, now)  # until its snapshot: what it said before may be stale
                 if isinstance(event, LinkUp):  # a new or rebooted hub says hello
                     self._note_hello(hub, event.hello)
-                self.tracker.forget(
-                    {self.profile.readers[r] for r in hub.settings.readers
-                     if r in self.profile.readers}, now)
             line = self.health.note(event, hub)
             if line is not None:
                 self.table.log("hardware", line)

@@ -5,7 +5,8 @@ tests under MicroPython with fakes:
 
 - reader: ``version() -> int`` (the MFRC522 VersionReg), ``init()``, ``antenna(on)``, and
   the three parts of an inventory (every UID in its field): ``check(known) -> list`` (the
-  known ones still there), ``request()`` (send a REQA, do not wait) and
+  known ones still there; or ``checking(known)``, the same as a generator that yields while
+  each frame is on the air), ``request()`` (send a REQA, do not wait) and
   ``collect(present) -> list`` (its answer, and every new tag); any exception is a bus
   fault.
 - port: ``write(bytes)`` and ``read() -> bytes`` (non-blocking, b"" when nothing waits).
@@ -47,6 +48,16 @@ def classify_version(version: int) -> int:
     if version in (0x00, 0xFF):
         return p.NO_RESPONSE
     return p.BAD_VERSION
+
+
+def _checks(reader: object, known: tuple):
+    """A reader's known tags checked frame by frame (its ``checking``), or all at once by a
+    reader that cannot (its ``check``)."""
+    if hasattr(reader, "checking"):
+        present = yield from reader.checking(known)
+    else:
+        present = reader.check(known)
+    return present
 
 
 def check_schedule(schedule: list, reader_count: int) -> list:
@@ -182,21 +193,36 @@ class Hub:
             self.send(p.READER_FAULT, p.fault_body(index, p.COMM_ERROR))
 
     def _read_class(self, members: list) -> None:
-        """Every reader of a class: known tags checked and a REQA started on each, then the
-        answers collected, so the readers' waits overlap."""
-        started = []
+        """Every reader of a class: the known tags checked, the readers taking turns frame by
+        frame so that their frames fly side by side; a REQA started on each as its checks are
+        done; then the answers collected, so the readers' waits overlap."""
+        checking = []
         for index in members:
             if self.slots[index].status != p.OK:
                 self._retry(index)
-                continue
-            reader = self.readers[index]
-            try:
-                present = reader.check(tuple(self.slots[index].uids))
-                reader.request()
-            except Exception:
-                self._failed(index)
-                continue
-            started.append((index, present))
+            else:
+                checking.append((index, _checks(self.readers[index],
+                                                tuple(self.slots[index].uids))))
+        started = []
+        while checking:
+            for item in list(checking):
+                index, steps = item
+                try:
+                    next(steps)
+                    continue
+                except StopIteration as done:
+                    checking.remove(item)
+                    present = done.value
+                except Exception:
+                    checking.remove(item)
+                    self._failed(index)
+                    continue
+                try:
+                    self.readers[index].request()
+                except Exception:
+                    self._failed(index)
+                    continue
+                started.append((index, present))
         for index, present in started:
             try:
                 uids = [bytes(uid) for uid in self.readers[index].collect(present)]

@@ -4,7 +4,8 @@ every tag in the field.
 Implements the reader interface that hub.py expects: ``version()``, ``init()``,
 ``antenna(on)`` and ``inventory(known)``, every tag in the field (a stack of tiles, a tower),
 also in three parts (``check``, ``request``, ``collect``) so the hub can overlap the waits of
-a class of readers.
+a class of readers; ``checking`` is ``check`` as a generator that yields while each frame is
+on the air, so the hub can work the other readers' checks meanwhile.
 Every scan wakes tags with WUPA and puts them back to sleep with HLTA, so a tag that stays on
 the reader answers again next scan. A UID the hub already knows is only SELECTed
 (no anticollision), which is the common, cheap case. New tags are found with REQA, which halted
@@ -170,14 +171,56 @@ class Mfrc522:
     def check(self, known: tuple = ()) -> list:
         """The ``known`` UIDs still in the field (each checked twice before it counts as
         missing)."""
+        steps = self.checking(known)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def checking(self, known: tuple = ()):
+        """``check`` one frame at a time: it yields each time a frame is on the air (WUPA,
+        SELECT, HLTA: most of a check is air time at 106 kbit/s) and returns the UIDs still
+        there. A hub drives one of these per reader of a class in turn, so the readers'
+        frames fly side by side."""
         present = []
         for uid in known:
             for _ in range(2):
-                if self._request(WUPA) and self._select_known(uid):
-                    self._halt()
+                woken = yield from self._exchanging(bytes((WUPA,)), 7, True)
+                if woken and (yield from self._selecting(uid)):
+                    frame = bytes((HLTA, 0x00))
+                    yield from self._exchanging(frame + crc_a(frame), 0, False)
                     present.append(bytes(uid))
                     break
         return present
+
+    def _exchanging(self, data: bytes, last_bits: int, answer_expected: bool):
+        """``_send`` as a generator: the frame is started, then (after the yield) waited
+        for."""
+        self._start(data, last_bits, 0)
+        yield
+        return self._wait(answer_expected)
+
+    def _selecting(self, uid: bytes):
+        """SELECT a known UID, cascade level by cascade level (a generator, as above)."""
+        n = len(uid)
+        if n == 4:
+            parts = (uid,)
+        elif n == 7:
+            parts = (bytes((CASCADE_TAG,)) + uid[:3], uid[3:])
+        elif n == 10:
+            parts = (bytes((CASCADE_TAG,)) + uid[:3], bytes((CASCADE_TAG,)) + uid[3:6], uid[6:])
+        else:
+            return False
+        for level, four in enumerate(parts):
+            bcc = four[0] ^ four[1] ^ four[2] ^ four[3]
+            frame = bytes((SELECT[level], 0x70)) + bytes(four) + bytes((bcc,))
+            if not (yield from self._exchanging(frame + crc_a(frame), 0, True)):
+                return False
+            if self.read(ERROR) & 0x1B or self.read(FIFO_LEVEL) != 3:
+                return False
+            self.read_fifo(3)
+        return True
 
     def request(self) -> None:
         """Send a REQA and return at once; ``collect`` waits for its answer."""
@@ -311,22 +354,6 @@ class Mfrc522:
             else:
                 return uid + answer[:4]
         return None
-
-    def _select_known(self, uid: bytes) -> bool:
-        n = len(uid)
-        if n == 4:
-            parts = (uid,)
-        elif n == 7:
-            parts = (bytes((CASCADE_TAG,)) + uid[:3], uid[3:])
-        elif n == 10:
-            parts = (bytes((CASCADE_TAG,)) + uid[:3], bytes((CASCADE_TAG,)) + uid[3:6], uid[6:])
-        else:
-            return False
-        for level, four in enumerate(parts):
-            sak = self._select(level, four)
-            if sak is None:
-                return False
-        return True
 
     def _halt(self) -> None:
         frame = bytes((HLTA, 0x00))

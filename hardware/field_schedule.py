@@ -99,13 +99,6 @@ def hub_regions(positions: Mapping[int, Point], hubs: int) -> tuple[tuple[int, .
     return tuple(tuple(sorted(ordered[cuts[i]:cuts[i + 1]])) for i in range(hubs))
 
 
-def local_positions(readers: Sequence[int], positions: Mapping[int, Point]
-                    ) -> dict[int, Point]:
-    """One hub's readers at their positions, by the hub's own reader numbers (its reader
-    ``n`` is the profile's ``readers[n]``)."""
-    return {n: positions[r] for n, r in enumerate(readers) if r in positions}
-
-
 def hub_schedule(positions: Mapping[int, Point], reader_count: int,
                  settings: RadioSettings = DEFAULT_RADIO) -> tuple[tuple[int, ...], ...]:
     """What a hub's ``FIELD_CLASSES`` holds: the classes of the placed readers, then the

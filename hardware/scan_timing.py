@@ -9,9 +9,10 @@ Two ways the hub scans are modelled, both reading every tag in each field (``inv
   apart; on a board whose readers sit closer than the fields' interference distance it garbles
   (``simulator.radio``).
 - **scheduled**: the readers' fields are switched in classes (``hardware.field_schedule``);
-  a class's fields come on together, the hub waits the tags' power-up once, checks each
-  reader's known tags and starts its REQA, then collects the answers in the same order
-  (firmware/hub.py): the REQA nobody answers waits while the hub works on the next readers.
+  a class's fields come on together, the hub waits the tags' power-up once, checks the
+  readers' known tags with the readers taking turns frame by frame (each frame flies while the
+  hub starts the others'), starts each reader's REQA, then collects the answers in the same
+  order (firmware/hub.py): the REQA nobody answers waits while the hub works on the others.
 
 Unscheduled, every reader forms one class, read the same way.
 
@@ -80,6 +81,9 @@ AIR_US = {
 }
 """Time on the air per path (no collisions: each collision costs one more anticollision
 frame, rare once the tags on a reader are known)."""
+CHECK_FRAMES = {"known4": (REQUEST_US, SELECT_US, HLTA_US),
+                "known7": (REQUEST_US, SELECT_US, SELECT_US, HLTA_US)}
+"""The frames of checking one known tag: WUPA, a SELECT per cascade level, HLTA."""
 
 
 # -- the scheduled design ------------------------------------------------------------------------
@@ -95,6 +99,9 @@ class InventoryCost:
     collect_us: float = 0.0
     """Of both, what comes after that answer: finding the new tags, and the REQA nobody
     answers after them."""
+    checks: tuple[tuple[float, float], ...] = ()
+    """The known tags' check frames, each (CPU and SPI time, air time), not counted above:
+    the hub works them in turn with the class's other readers'."""
 
 
 def inventory_cost(tags: Sequence[int], mux: bool, known: bool = True,
@@ -104,16 +111,18 @@ def inventory_cost(tags: Sequence[int], mux: bool, known: bool = True,
     answers; behind multiplexers each move to this reader pays a selection."""
     kind = "known" if known else "new"
     paths = [f"{kind}{4 if size == 4 else 7}" for size in tags]
-    transfers = INVENTORY_TRANSFERS["idle"] + sum(INVENTORY_TRANSFERS[p] for p in paths)
+    new = [p for p in paths if p.startswith("new")]
+    checks = tuple((INVENTORY_TRANSFERS[p] * SPI_TRANSFER_US / len(CHECK_FRAMES[p]), air)
+                   for p in paths if p in CHECK_FRAMES for air in CHECK_FRAMES[p])
+    transfers = INVENTORY_TRANSFERS["idle"] + sum(INVENTORY_TRANSFERS[p] for p in new)
     transfers += SWITCH_TRANSFERS if switching else 0
     selects = (2 if switching else 0) + 2  # field on and off; check and request, collect
     cpu = transfers * SPI_TRANSFER_US + HUB_OVERHEAD_US + (selects * MUX_SELECT_US if mux else 0)
-    air = AIR_US["idle"] + sum(AIR_US[p] for p in paths)
-    new = [p for p in paths if p.startswith("new")]
+    air = AIR_US["idle"] + sum(AIR_US[p] for p in new)
     if not new:
-        return InventoryCost(cpu, air)
+        return InventoryCost(cpu, air, checks=checks)
     collect = sum(INVENTORY_TRANSFERS[p] * SPI_TRANSFER_US + AIR_US[p] for p in new)
-    return InventoryCost(cpu, air, REQUEST_US, collect - REQUEST_US + AIR_US["idle"])
+    return InventoryCost(cpu, air, REQUEST_US, collect - REQUEST_US + AIR_US["idle"], checks)
 
 
 def unscheduled_scan_ms(readers: int, tags: Mapping[int, Sequence[int]]) -> float:
@@ -124,16 +133,25 @@ def unscheduled_scan_ms(readers: int, tags: Mapping[int, Sequence[int]]) -> floa
 
 
 def class_window_us(costs: Iterable[InventoryCost], power_up_ms: float) -> float:
-    """One class: its fields on, the tags' power-up, each reader's known tags checked and its
+    """One class: its fields on, the tags' power-up, the readers' known tags checked in turn
+    frame by frame (a reader's next frame waits for its last one's answer), each reader's
     REQA started, then the answers collected in the same order (a reader's first REQA waits
     while the hub works on the others)."""
     costs = list(costs)
     if not costs:
         return 0.0
     now = power_up_ms * 1000
+    frames = [list(cost.checks) for cost in costs]
+    done = [now] * len(costs)  # when each reader's last frame has its answer
+    while any(frames):
+        for reader, waiting in enumerate(frames):
+            if waiting:
+                cpu, air = waiting.pop(0)
+                now = max(now, done[reader]) + cpu
+                done[reader] = now + air
     started = []
-    for cost in costs:
-        now += cost.cpu_us + cost.air_us - cost.wait_us - cost.collect_us
+    for cost, checked in zip(costs, done, strict=True):
+        now = max(now, checked) + cost.cpu_us + cost.air_us - cost.wait_us - cost.collect_us
         started.append(now)
     for cost, start in zip(costs, started, strict=True):
         now = max(now, start + cost.wait_us) + cost.collect_us

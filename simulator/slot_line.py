@@ -25,6 +25,11 @@ class SlotLine:
         self.timeouts = 0
         """Times a hub went on without one that did not come (stalled or unplugged)."""
 
+    def attach(self, member: object) -> None:
+        """A hub plugged in: from now on the others wait for it."""
+        with self._cond:
+            self._members.add(member)
+
     def detach(self, member: object) -> None:
         """A hub unplugged: the others no longer wait for it."""
         with self._cond:

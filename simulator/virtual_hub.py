@@ -206,6 +206,7 @@ class VirtualHub:
         """What machine.unique_id() gives a real hub: 8 bytes, one per hub (by default from
         the seed)."""
         self._link_faults = LinkFaults()
+        self._frozen_until = 0.0
         self._lock = threading.RLock()
         self._cable: _Cable | None = None
         self.plugs = 0
@@ -243,6 +244,8 @@ class VirtualHub:
             cable = _Cable(master, slave, port, None)
             cable.hub = hub = self._new_firmware(cable)
             hub.boot()
+            if self.slot_line is not None:
+                self.slot_line.attach(self)
             if self.link_path is not None:
                 temporary = self.link_path.with_name(self.link_path.name + ".new")
                 with contextlib.suppress(FileNotFoundError):
@@ -321,6 +324,13 @@ class VirtualHub:
         with self._lock:
             self._reader(reader).forced_misses = scans
 
+    def freeze(self, seconds: float) -> None:
+        """The hub's loop stalls for ``seconds`` (a hung transfer, a brown-out without a
+        reset): it scans nothing, says nothing and reads nothing, then goes on where it was."""
+        if not 0 <= seconds <= 60:
+            raise ValueError(f"freeze for 0..60 s, not {seconds}")
+        self._frozen_until = time.monotonic() + seconds
+
     def reboot(self) -> None:
         """A reset of the hub only (watchdog, brown-out): same pty, fresh firmware state, boot
         frames again, sequence numbers from 0."""
@@ -391,6 +401,10 @@ class VirtualHub:
 
     def _run(self, cable: _Cable) -> None:
         while not cable.stop.is_set():
+            frozen = self._frozen_until - time.monotonic()
+            if frozen > 0:
+                cable.stop.wait(frozen)
+                continue
             started = time.monotonic()
             with self._lock:
                 if cable.stop.is_set():

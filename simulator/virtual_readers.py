@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass
 
 from hardware.field_schedule import Point
@@ -155,6 +155,16 @@ class VirtualReader:
 
     def check(self, known: tuple[bytes, ...] = ()) -> list[bytes]:
         """The known tags still heard (the first part of an inventory)."""
+        steps = self.checking(known)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def checking(self, known: tuple[bytes, ...] = ()) -> Generator[None, None, list[bytes]]:
+        """``check`` frame by frame, as the firmware's driver does it (the ideal reader hears
+        its field in one go)."""
         faults = self.faults
         self.scans += 1
         if faults.slow_ms:
@@ -162,7 +172,8 @@ class VirtualReader:
         if faults.dead:
             raise ReaderBusError("no answer on the SPI bus")
         if self.driver is not None:
-            return [bytes(uid) for uid in self.driver.check(known)]
+            present = yield from self.driver.checking(known)
+            return [bytes(uid) for uid in present]
         self._heard = self.field.at(self.site) if self.site is not None else ()
         return [bytes(uid) for uid in known if bytes(uid) in self._heard]
 

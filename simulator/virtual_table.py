@@ -474,6 +474,11 @@ class VirtualTable:
         for virtual in self._hubs(hub):
             virtual.set_link_faults(faults)
 
+    def freeze(self, seconds: float, hub: str | None = None) -> None:
+        """Every hub's loop, or the named one's, stalls for ``seconds`` (cable still in)."""
+        for virtual in self._hubs(hub):
+            virtual.freeze(seconds)
+
     def unplug(self, hub: str | None = None) -> None:
         """Pull the cables of every hub, or of the one named."""
         for virtual in self._hubs(hub):

@@ -231,17 +231,28 @@ def tags_at_game_end(game: Game[Any], seed: int = 0) -> dict[str, int]:
 
 def hub_scan_figures(game: Game[Any], profile: Any, uid_bytes: int = 7) -> dict[str, Any]:
     """The scheduled scan of a game's profile with the tags of a finished game: readers,
-    field classes, scan time, the worst time for a tag to be seen, currents."""
-    from hardware.field_schedule import hub_schedule, reader_layout
-    from hardware.scan_timing import scheduled_scan
+    field classes, scan time, the worst time for a tag to be seen, currents. With several
+    hubs: the scan of the hubs in step (each slot as long as its slowest hub), the busiest
+    hub's worst seen time and the whole table's peak current."""
+    from hardware.field_schedule import hub_schedule, reader_layout, table_schedules
+    from hardware.scan_timing import scheduled_scan, synced_scan_ms
 
     where = {site.id: (site.x, site.y) for site in game.sites(game.max_players)}
     positions = reader_layout(profile.readers, where, profile.radio)
-    classes = hub_schedule(positions, max(profile.readers) + 1, profile.radio)
     tags = tags_at_game_end(game)
-    held = {reader: (uid_bytes,) * tags.get(site, 0) for reader, site in profile.readers.items()}
-    figures = scheduled_scan(classes, held, profile.radio)
-    return {"game": game.id, "readers": figures.readers, "hubs": 1,
-            "field_classes": figures.field_classes, "tags": sum(tags.values()),
-            "scan_ms": figures.scan_ms, "worst_seen_ms": figures.worst_seen_ms,
-            "field_ma": figures.field_ma, "peak_ma": figures.peak_ma}
+    held = [{n: (uid_bytes,) * tags.get(profile.readers.get(reader, ""), 0)
+             for n, reader in enumerate(hub.readers)} for hub in profile.hubs]
+    if len(profile.hubs) == 1:
+        schedules = (hub_schedule(positions, max(profile.readers) + 1, profile.radio),)
+    else:
+        schedules = table_schedules(positions, [hub.readers for hub in profile.hubs],
+                                    profile.radio)
+    each = [scheduled_scan(classes, tags_of, profile.radio)
+            for classes, tags_of in zip(schedules, held, strict=True)]
+    scan_ms = synced_scan_ms(schedules, held, profile.radio)
+    return {"game": game.id, "readers": len(profile.readers), "hubs": len(profile.hubs),
+            "field_classes": len(schedules[0]), "tags": sum(tags.values()),
+            "scan_ms": scan_ms,
+            "worst_seen_ms": round(max(f.worst_seen_ms - f.scan_ms for f in each) + scan_ms, 1),
+            "field_ma": each[0].field_ma,
+            "peak_ma": round(sum(f.peak_ma for f in each), 1)}

@@ -249,6 +249,22 @@ def test_run_starts_a_game_with_options_and_refuses_bad_ones(capsys, tmp_path) -
     assert Journal(tmp_path / "journal.sqlite3").games() == []  # refused before anything
 
 
+def test_run_takes_each_hubs_port_by_name() -> None:
+    from controller.cli.common import UserError
+    from controller.cli.compose import load_board
+    from controller.cli.run import hub_urls
+
+    one, six = load_board("tiki_topple"), load_board("on_top")
+    assert hub_urls(one, ["/dev/ttyACM0"]) == ["/dev/ttyACM0"]
+    assert hub_urls(one, ["hub=/dev/ttyACM1"]) == ["/dev/ttyACM1"]
+    ports = hub_urls(six, ["hub2=/dev/ttyACM7"])
+    assert ports[1] == "/dev/ttyACM7" and ports[0] == six.hubs[0].url and len(ports) == 6
+    with pytest.raises(UserError, match="give HUB=PORT with a hub of the profile"):
+        hub_urls(six, ["/dev/ttyACM0"])  # which of the six?
+    with pytest.raises(UserError, match="hub1, hub2"):
+        hub_urls(six, ["hub9=/dev/ttyACM0"])
+
+
 @pytest.mark.parametrize("argv", [["games"], ["playout", "tiki_topple", "--players", "2",
                                             "--games", "20"], ["profile", "new", "topiary"]])
 def test_a_closed_pipe_ends_the_command_quietly(argv: list[str]) -> None:

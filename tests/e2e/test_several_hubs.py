@@ -61,3 +61,23 @@ def test_a_piece_across_two_hubs_readers_lies_where_the_step_wants_it(tmp_path) 
             assert table.hubs[0].slot_line.timeouts == 0  # the hubs kept in step
 
     play(scenario)
+
+
+def test_a_hub_that_falls_silent_is_blind_until_it_answers_again(tmp_path) -> None:
+    async def scenario() -> None:
+        async with running_table(tmp_path, game="on_top") as (table, service):
+            await until(lambda: all(hub.seen for hub in service.hubs))
+            table.freeze(5.0, hub="hub5")  # its loop stalls; the cable stays in
+            table.put("black", "tri:3:10")  # hub5's: not seen while it is stalled
+            await until(lambda: service.blind_sites, timeout=10)
+            assert "tri:3:10" in service.blind_sites
+            assert service.status().hardware.hubs[4].connected  # the port is still open
+            table.put("black", "tri:2:4")
+            await asyncio.sleep(0.5)
+            assert service.table.actions == []  # not judged while hub5 is blind
+            await settled(table, service)  # it wakes, answers the snapshot asked of it
+            assert service.table.actions == ["start"] and not service.blind_sites
+            assert any("hub hub5 has said nothing" in event.text
+                       for event in service.status().events)
+
+    play(scenario)

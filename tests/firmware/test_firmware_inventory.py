@@ -104,3 +104,58 @@ first = r.inventory()
 report([sorted(hx(u) for u in first), sorted(hx(u) for u in r.inventory(tuple(first)))])
 """)
         assert first == again == sorted(uids)
+
+
+def test_checking_yields_once_a_frame_and_finds_what_check_finds(
+    micropython: Callable[[str], Any],
+) -> None:
+    out = micropython(SETUP + f"""
+chip = VirtualChip()
+r = reader(chip)
+for uid in {STACK!r}:
+    chip.put(ready_tag(unhexlify(uid)))
+known = tuple(r.inventory())
+chip.field.tags.pop()  # one tag taken away
+before = chip.transceives
+steps = r.checking(known)
+yields = 0
+while True:
+    try:
+        next(steps)
+        yields += 1
+    except StopIteration as done:
+        present = done.value
+        break
+frames = chip.transceives - before
+report({{'present': sorted(hx(u) for u in present), 'check': sorted(hx(u) for u in r.check(known)),
+        'yields': yields, 'frames': frames}})
+""")
+    assert out["present"] == out["check"] and len(out["present"]) == 4
+    assert out["yields"] == out["frames"]  # it hands over while every frame is on the air
+    # at least: per tag there WUPA, a SELECT per cascade level (1 or 2) and HLTA
+    assert out["frames"] > sum(2 + (2 if len(u) == 14 else 1) for u in out["present"])
+
+
+def test_the_hub_works_a_class_of_readers_checks_frame_by_frame(
+    micropython: Callable[[str], Any],
+) -> None:
+    out = micropython("""
+from hub import Hub
+from fakes import FakeClock, FakePort, FakeReader
+order = []
+class Turns(FakeReader):
+    def __init__(self, name, frames):
+        super().__init__()
+        self.name, self.frames = name, frames
+    def checking(self, known=()):
+        for n in range(self.frames):
+            order.append(self.name + str(n))
+            yield
+        return list(known)
+readers = [Turns('a', 3), Turns('b', 1), Turns('c', 2)]
+hub = Hub(readers, FakePort(), FakeClock(), 'fw')
+hub.boot()
+hub.scan_cycle()
+report({'order': order})
+""")
+    assert out["order"] == ["a0", "b0", "c0", "a1", "c1", "a2"]
