@@ -274,23 +274,11 @@ class HubLink:
             return
         now = time.monotonic()
         self._update(frames=self._health.frames + 1, last_frame_at=now)
-        if isinstance(message, Hello) and message.protocol_version != PROTOCOL_VERSION:
-            reason = (f"the hub on {self.url} speaks protocol {message.protocol_version} "
-                      f"(firmware {message.firmware_version!r}); this table needs protocol "
-                      f"{PROTOCOL_VERSION}: flash the new firmware (docs/firmware.md, "
-                      "Flashing), then plug the hub in again")
-            if self._health.refused != reason:
-                log.error(reason)
-            self._update(connected=False, refused=reason, last_error=reason)
-            return
-        if isinstance(message, Hello) and self.unique_id is not None and (
-                message.hub_id.hex() != self.unique_id):
-            reason = (f"the hub on {self.url} is {message.hub_id.hex() or 'nameless'}, not "
-                      f"{self.unique_id} as the profile says: the cables are swapped, or the "
-                      "profile names the wrong port (the status page shows each hub's id)")
-            if self._health.refused != reason:
-                log.error(reason)
-            self._update(connected=False, refused=reason, last_error=reason)
+        refusal = self._refusal(message) if isinstance(message, Hello) else None
+        if refusal is not None:
+            if self._health.refused != refusal:
+                log.error(refusal)
+            self._update(connected=False, refused=refusal, last_error=refusal)
             return
         if self._health.refused is not None:
             self._update(dropped=self._health.dropped + 1)
@@ -309,6 +297,19 @@ class HubLink:
         self._expected_seq = (packet.seq + 1) & 0xFFFF
         self._note_health(message)
         await self._events.put(message)  # type: ignore[arg-type]
+
+    def _refusal(self, hello: Hello) -> str | None:
+        """Why the hub that said this hello cannot be used here, if it cannot."""
+        if hello.protocol_version != PROTOCOL_VERSION:
+            return (f"the hub on {self.url} speaks protocol {hello.protocol_version} "
+                    f"(firmware {hello.firmware_version!r}); this table needs protocol "
+                    f"{PROTOCOL_VERSION}: flash the new firmware (docs/firmware.md, "
+                    "Flashing), then plug the hub in again")
+        if self.unique_id is not None and hello.hub_id.hex() != self.unique_id:
+            return (f"the hub on {self.url} is {hello.hub_id.hex() or 'nameless'}, not "
+                    f"{self.unique_id} as the profile says: the cables are swapped, or the "
+                    "profile names the wrong port (the status page shows each hub's id)")
+        return None
 
     def _note_health(self, message: Message) -> None:
         match message:

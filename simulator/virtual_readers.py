@@ -2,7 +2,7 @@
 answer the firmware the way an MFRC522 driver does, with their faults.
 
 `VirtualReader` implements the calls `firmware/hub.py` makes on a reader (``version``,
-``init``, ``antenna``, ``check``, ``request``, ``collect``), so the firmware's own self-test,
+``init``, ``antenna``, ``checking``, ``request``, ``collect``), so the firmware's own self-test,
 debouncing and fault handling decide what the host is told. Two kinds of table:
 
 - **realistic** (the default): each reader is the firmware's own MFRC522 driver talking to a
@@ -129,7 +129,7 @@ class VirtualReader:
         self.forced_misses = 0
         """Scans still to miss in a row, whatever lies there (a deterministic flicker)."""
         self._heard: tuple[bytes, ...] = ()
-        """What the ideal reader heard in this scan's ``check``."""
+        """What the ideal reader heard in this scan's ``checking``."""
         self._rng = rng
         self.scans = 0
 
@@ -153,18 +153,9 @@ class VirtualReader:
         if self.driver is not None:
             self.driver.antenna(on)
 
-    def check(self, known: tuple[bytes, ...] = ()) -> list[bytes]:
-        """The known tags still heard (the first part of an inventory)."""
-        steps = self.checking(known)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return done.value
-
     def checking(self, known: tuple[bytes, ...] = ()) -> Generator[None, None, list[bytes]]:
-        """``check`` frame by frame, as the firmware's driver does it (the ideal reader hears
-        its field in one go)."""
+        """The known tags still heard (the first part of an inventory), frame by frame as
+        the firmware's driver checks them (the ideal reader hears its field in one go)."""
         faults = self.faults
         self.scans += 1
         if faults.slow_ms:
@@ -189,7 +180,7 @@ class VirtualReader:
             raise ReaderBusError("no answer on the SPI bus")
         if self.driver is not None:
             uids = [bytes(uid) for uid in self.driver.collect(list(present))]
-        else:  # the ideal reader hears in one go what ``check`` heard
+        else:  # the ideal reader hears in one go what ``checking`` heard
             uids = list(present) + [uid for uid in self._heard if uid not in present]
         if not uids:
             return []
