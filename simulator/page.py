@@ -2,8 +2,9 @@
 
 A small web app of the simulator's own (it drives the virtual table, never the controller):
 drag a piece from the box onto a site, from one site to another, or back into the box; press
-the table's buttons; watch the LEDs. ``tabletop sim`` mounts it at ``/sim`` beside the
-service's status page, so one browser tab shows the table and another the referee.
+the table's buttons; watch the LEDs; pull a hub's cable and plug it back in. ``tabletop sim``
+mounts it at ``/sim`` beside the service's status page, so one browser tab shows the table and
+another the referee.
 """
 
 from __future__ import annotations
@@ -40,6 +41,11 @@ class Press(BaseModel):
     role: str
 
 
+class Cable(BaseModel):
+    hub: str
+    plugged: bool
+
+
 def simulator_router(table: VirtualTable, status_url: str = "/") -> APIRouter:
     router = APIRouter(prefix="/sim", tags=["simulator"])
 
@@ -70,6 +76,9 @@ def simulator_router(table: VirtualTable, status_url: str = "/") -> APIRouter:
                         for name, colour in table.strip.palette.items()},
             "buttons": list(table.buttons.roles),
             "box": box,
+            "hubs": [{"name": settings.name, "plugged": hub.plugged,
+                      "readers": len(settings.readers)}
+                     for settings, hub in zip(table.profile.hubs, table.hubs, strict=True)],
         }
 
     @router.post("/api/put")
@@ -95,6 +104,13 @@ def simulator_router(table: VirtualTable, status_url: str = "/") -> APIRouter:
         except UnknownButton as error:
             raise HTTPException(404, str(error)) from None
         return {"message": f"pressed {body.role}"}
+
+    @router.post("/api/cable")
+    def cable(body: Cable) -> dict[str, str]:
+        """Pull a hub's USB cable, or plug it back in."""
+        if body.plugged:
+            return _do(lambda: table.replug(body.hub), f"plugged hub {body.hub} in")
+        return _do(lambda: table.unplug(body.hub), f"unplugged hub {body.hub}")
 
     def _do(step, message: str) -> dict[str, str]:
         try:

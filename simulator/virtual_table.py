@@ -485,7 +485,7 @@ class VirtualTable:
             virtual.unplug()
 
     def replug(self, hub: str | None = None) -> str:
-        """Plug in again; returns the (first) hub's new url."""
+        """Plug in again (unplugging first); returns the (first) hub's new url."""
         for virtual in self._hubs(hub):
             virtual.replug()
         return self._hubs(hub)[0].url
