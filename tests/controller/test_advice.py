@@ -77,3 +77,37 @@ def test_no_hint_for_an_ai_seat_or_the_table_s_draws() -> None:
         book.ask_hint(state, PLAYERS)
     with pytest.raises(NothingToConfirm, match="no player is on turn"):
         book.ask_hint(GAME.initial(PLAYERS, OPTIONS), PLAYERS)
+
+
+def test_the_ai_is_loaded_on_its_first_request_not_with_the_service() -> None:
+    """OpenSpiel is 40 MB of a Pi Zero's 512: a table nobody asks for a hint never loads it."""
+    import subprocess
+    import sys
+
+    code = """
+import random, sys, tempfile
+from pathlib import Path
+from gpiozero.pins.mock import MockFactory
+from controller.cli.compose import build_service, load_board
+from hardware.leds import RecordingStrip
+profile = load_board("tiki_topple")
+with tempfile.TemporaryDirectory() as data:
+    service, _ = build_service(profile, Path(data), urls=[data + "/no-hub"],
+                               strip=RecordingStrip(22), pin_factory=MockFactory())
+    print(service.advisor is not None, "open_spiel" in sys.modules)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split()
+    assert out == ["True", "False"]
+
+
+def test_without_openspiel_there_is_no_ai(monkeypatch) -> None:
+    import importlib.util
+
+    from controller.advice import ai_advisor
+    from games.registry import get_game
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "open_spiel" else real(name, *a))
+    assert ai_advisor(get_game("tiki_topple")) is None
