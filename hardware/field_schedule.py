@@ -99,17 +99,6 @@ def hub_regions(positions: Mapping[int, Point], hubs: int) -> tuple[tuple[int, .
     return tuple(tuple(sorted(ordered[cuts[i]:cuts[i + 1]])) for i in range(hubs))
 
 
-def hub_schedule(positions: Mapping[int, Point], reader_count: int,
-                 settings: RadioSettings = DEFAULT_RADIO) -> tuple[tuple[int, ...], ...]:
-    """What a hub's ``FIELD_CLASSES`` holds: the classes of the placed readers, then the
-    readers with no position (under no site: their fields reach no tag) in classes of their
-    own, so every reader 0..reader_count-1 is in exactly one."""
-    classes = field_classes(positions, settings)
-    spare = [r for r in range(reader_count) if r not in positions]
-    size = max(1, settings.max_fields_on)
-    return classes + tuple(tuple(spare[i:i + size]) for i in range(0, len(spare), size))
-
-
 def field_classes(
     positions: Mapping[int, Point], settings: RadioSettings = DEFAULT_RADIO
 ) -> tuple[tuple[int, ...], ...]:

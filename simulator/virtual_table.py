@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from games.core.game import Game, Site, pile_value
 from games.registry import get_game
-from hardware.field_schedule import hub_schedule, reader_layout, table_schedules
+from hardware.field_schedule import reader_layout, table_schedules
 from hardware.profile import PROFILES_DIR, BoardProfile, find_profile, load_profile
 from hardware.profile_writer import generated_profile, unique_sites
 from hardware.registry import uid_hex
@@ -111,11 +111,9 @@ class VirtualTable:
             where = {site.id: (site.x, site.y) for site in self._coordinates.values()}
             antennas = reader_layout(profile.readers, where, profile.radio)
             self.radio = Radio(antennas, profile.radio)
-            if field_schedule and len(profile.hubs) > 1:  # off: all fields on, all the time
+            if field_schedule:  # off: all fields on, all the time
                 schedules = list(table_schedules(antennas, [hub.readers for hub in profile.hubs],
                                                  profile.radio))
-            elif field_schedule:
-                schedules = [hub_schedule(antennas, count, profile.radio)]
             clock = MonotonicClock()
             driver = load_firmware().mfrc522.Mfrc522
             drivers = []

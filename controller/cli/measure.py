@@ -234,7 +234,7 @@ def hub_scan_figures(game: Game[Any], profile: Any, uid_bytes: int = 7) -> dict[
     field classes, scan time, the worst time for a tag to be seen, currents. With several
     hubs: the scan of the hubs in step (each slot as long as its slowest hub), the busiest
     hub's worst seen time and the whole table's peak current."""
-    from hardware.field_schedule import hub_schedule, reader_layout, table_schedules
+    from hardware.field_schedule import reader_layout, table_schedules
     from hardware.scan_timing import scheduled_scan, synced_scan_ms
 
     where = {site.id: (site.x, site.y) for site in game.sites(game.max_players)}
@@ -242,11 +242,7 @@ def hub_scan_figures(game: Game[Any], profile: Any, uid_bytes: int = 7) -> dict[
     tags = tags_at_game_end(game)
     held = [{n: (uid_bytes,) * tags.get(profile.readers.get(reader, ""), 0)
              for n, reader in enumerate(hub.readers)} for hub in profile.hubs]
-    if len(profile.hubs) == 1:
-        schedules = (hub_schedule(positions, max(profile.readers) + 1, profile.radio),)
-    else:
-        schedules = table_schedules(positions, [hub.readers for hub in profile.hubs],
-                                    profile.radio)
+    schedules = table_schedules(positions, [hub.readers for hub in profile.hubs], profile.radio)
     each = [scheduled_scan(classes, tags_of, profile.radio)
             for classes, tags_of in zip(schedules, held, strict=True)]
     scan_ms = synced_scan_ms(schedules, held, profile.radio)

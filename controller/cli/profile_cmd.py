@@ -60,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_schedule(args: argparse.Namespace) -> int:
     """Print the lines a maker pastes into each hub's ``firmware/config.py`` (the same
     classes the simulator's realistic table switches)."""
-    from hardware.field_schedule import hub_schedule, reader_layout, table_schedules
+    from hardware.field_schedule import reader_layout, table_schedules
 
     from .compose import load_board
 
@@ -68,10 +68,7 @@ def run_schedule(args: argparse.Namespace) -> int:
     game = get_game(board.game)
     where = {site.id: (site.x, site.y) for site in game_sites(game)}
     positions = reader_layout(board.readers, where, board.radio)
-    if len(board.hubs) == 1:
-        schedules = (hub_schedule(positions, max(board.readers) + 1, board.radio),)
-    else:
-        schedules = table_schedules(positions, [hub.readers for hub in board.hubs], board.radio)
+    schedules = table_schedules(positions, [hub.readers for hub in board.hubs], board.radio)
     for hub, classes in zip(board.hubs, schedules, strict=True):
         if len(board.hubs) > 1:
             print(f"# hub {hub.name}: its reader n is the profile's reader "
