@@ -43,6 +43,8 @@ from .tracker import Tracker
 
 log = logging.getLogger(__name__)
 ANIMATION_HZ = 20
+FLICKER_SCANS = 1.5
+"""A tag missed and read again within this many scans was missed, not lifted and put back."""
 SILENT_SECONDS = 2.5
 """A hub that has sent nothing this long (its heartbeat is due every second) is taken as down:
 its region is blind until it answers the snapshot asked of it (a stalled loop, a cable that
@@ -275,6 +277,7 @@ class TableService:
             self.tracker.lift_latency = max(hub.lift_latency for hub in self.hubs)
             self.tracker.tie_seconds = max(hub.period for hub in self.hubs)
             self.tracker.quick_seconds = self.tracker.tie_seconds
+            self.tracker.flicker_seconds = FLICKER_SCANS * self.tracker.tie_seconds
 
     @property
     def judging(self) -> bool:

@@ -57,6 +57,12 @@ class Tracker:
     """When each tag last arrived on each site."""
     _placed: dict[str, str] = field(default_factory=dict)
     """Where a tag heard on several sites lies, when the service has said."""
+    flicker_seconds: float = 0.0
+    """A tag back on its site this soon after it was reported gone was missed, not moved (no
+    hand lifts a card from under others and lays it back within a scan or so): it takes its
+    old place in the stack, not the top."""
+    _gone: dict[tuple[str, str], tuple[int, float]] = field(default_factory=dict)
+    """Tags reported gone: their place in the stack and when."""
     _last_change: float = float("-inf")
     _last_arrival: float = float("-inf")
 
@@ -65,7 +71,12 @@ class Tracker:
         if site is None:
             return
         stack = self._stacks.setdefault(site, [])
-        if stack[-1:] != [uid]:  # new, or announced again: lifted and put back on top
+        gone = self._gone.pop((site, uid), None)
+        if gone is not None and uid not in stack and now - gone[1] <= self.flicker_seconds:
+            stack.insert(min(gone[0], len(stack)), uid)  # a flicker: back in its place
+            self._arrived[site, uid] = now
+            self._last_change = now
+        elif stack[-1:] != [uid]:  # new, or announced again: lifted and put back on top
             if uid in stack:
                 stack.remove(uid)
             stack.append(uid)
@@ -76,6 +87,7 @@ class Tracker:
         site = self._site(reader)
         stack = self._stacks.get(site, []) if site is not None else []
         if uid in stack:
+            self._gone[site, uid] = (stack.index(uid), now)  # type: ignore[index]
             stack.remove(uid)
             self._arrived.pop((site, uid), None)  # type: ignore[arg-type]
             self._placed.pop(uid, None)

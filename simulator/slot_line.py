@@ -5,9 +5,10 @@ together, which they would be if each ran its own clock (their carriers garble e
 answers, as one hub's fields would without its schedule).
 
 On a board this is one open-drain line between the hubs (docs/wiring.md, Several hubs); here
-it is a barrier between the virtual hubs' threads. A hub that is unplugged leaves the line,
-and a hub that stops answering is waited for only ``timeout`` seconds, so one dead hub never
-stops the others.
+it is a barrier between the virtual hubs' threads. A hub that is unplugged or stalls leaves
+the line, and one that does not come for ``timeout`` seconds is left out until it comes again,
+so one dead hub never stops the others for long. (The timeout is generous: on a busy machine a
+hub's thread may wait a while for the CPU, and hubs out of step garble each other.)
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import threading
 
 
 class SlotLine:
-    def __init__(self, timeout: float = 1.0) -> None:
+    def __init__(self, timeout: float = 5.0) -> None:
         self.timeout = timeout
         self._members: set[object] = set()
         self._waiting: dict[object, int] = {}

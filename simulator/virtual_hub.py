@@ -403,6 +403,8 @@ class VirtualHub:
         while not cable.stop.is_set():
             frozen = self._frozen_until - time.monotonic()
             if frozen > 0:
+                if self.slot_line is not None:  # stalled with its end of the line let go
+                    self.slot_line.detach(self)
                 cable.stop.wait(frozen)
                 continue
             started = time.monotonic()

@@ -244,7 +244,7 @@ def _autoplay_games(args: argparse.Namespace, seeds: int, mistakes: float, label
         return {"game": game_id, "seed": seed, "players": players, "ok": bool(good),
                 "moves": summary.get("moves", 0), "mistakes": summary.get("mistakes_made", 0),
                 "wall_s": wall, "summary": summary,
-                "error": "" if good else (run.stderr.strip()[-300:] or run.stdout.strip()[-300:])}
+                "error": "" if good else (run.stderr.strip()[-600:] or run.stdout.strip()[-600:])}
 
     runs = [(game.id, seed, game.min_players + seed % (game.max_players - game.min_players + 1))
             for game in selected for seed in range(seeds)]

@@ -147,8 +147,23 @@ async def settled(table: VirtualTable, service: TableService, timeout: float = 1
                 and not service.judging):
             return
         if loop.time() > deadline:
-            raise TimeoutError(f"the service did not settle on {want}")
+            raise TimeoutError(_unsettled(table, service, want))
         await asyncio.sleep(0.02)
+
+
+def _unsettled(table: VirtualTable, service: TableService, want: dict[str, str]) -> str:
+    """What differs, first: the sites the service sees or judged otherwise, and the hubs."""
+    def differing(board: dict[str, str]) -> dict[str, str | None]:
+        return {site: board.get(site) for site in sorted(want.keys() | board.keys())
+                if board.get(site) != want.get(site)}
+
+    line = table.hubs[0].slot_line
+    return (f"the service did not settle: it sees {differing(service.tracker.board)} and "
+            f"judged {differing(service.table.last_board)} otherwise than the table's "
+            f"{ {site: want.get(site) for site in differing(service.tracker.board)} }; "
+            f"blind {sorted(service.blind_sites)[:3]}, judging {service.judging}, slot line "
+            f"timeouts {line.timeouts if line else '-'}, garbled exchanges "
+            f"{table.radio.noisy_exchanges if table.radio else '-'}")
 
 
 @contextlib.asynccontextmanager

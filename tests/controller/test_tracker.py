@@ -116,3 +116,17 @@ def test_a_hubs_snapshot_replaces_only_its_own_readers_and_a_lost_hubs_sites_are
     assert t.board == {"field:1": "card:1", "field:2": "card:3"}
     t.forget({"field:1"}, 3.0)  # reader 0's hub went down
     assert t.board == {"field:2": "card:3"} and t.settles_at() == 3.0 + 0.4
+
+
+def test_a_covered_tag_missed_for_a_scan_goes_back_to_its_place_not_on_top() -> None:
+    t = tracker()
+    t.flicker_seconds = 0.3
+    for n, uid in enumerate(("aa", "bb", "cc")):
+        t.tag_arrived(0, uid, 1.0 + n)
+    t.tag_left(0, "aa", 5.0)  # the bottom card missed a scan ...
+    t.tag_arrived(0, "aa", 5.2)  # ... and is read again
+    assert t.stacks["field:1"] == ("card:1", "card:2", "card:3") and t.board["field:1"] == "card:3"
+    assert t.settles_at() == 5.2 + 0.4  # a change, but not an arrival to wait for lifts after
+    t.tag_left(0, "aa", 6.0)
+    t.tag_arrived(0, "aa", 7.0)  # gone a whole second: lifted out and laid on top
+    assert t.board["field:1"] == "card:1"
