@@ -41,6 +41,8 @@ class Hub:
     last_beat: Heartbeat | None = None
     seen: bool = False
     """A snapshot came since it (re)connected: the tracker holds what its readers hear."""
+    sites: frozenset[str] = frozenset()
+    """The sites its readers see (its region of the board)."""
 
     @property
     def name(self) -> str:

@@ -69,8 +69,10 @@ class TableService:
         if len(links) != len(profile.hubs):
             raise ValueError(f"profile {profile.name!r} names {len(profile.hubs)} hubs, "
                              f"got {len(links)} links")
-        self.hubs = tuple(Hub(settings, link)
-                          for settings, link in zip(profile.hubs, links, strict=True))
+        self.hubs = tuple(
+            Hub(settings, link, sites=frozenset(profile.readers[r] for r in settings.readers
+                                                if r in profile.readers))
+            for settings, link in zip(profile.hubs, links, strict=True))
         self.lights = lights
         self.clock = clock
         self.pin_factory = pin_factory
@@ -144,14 +146,12 @@ class TableService:
     @property
     def blind_sites(self) -> frozenset[str]:
         """Sites whose hub is down or has not sent its snapshot since it came back."""
-        return frozenset(self.profile.readers[reader] for hub in self.hubs if not hub.seen
-                         for reader in hub.settings.readers if reader in self.profile.readers)
+        return frozenset().union(*(hub.sites for hub in self.hubs if not hub.seen))
 
     def _blind(self, hub: Hub, now: float) -> None:
         """Forget what ``hub`` said: its region is blind until its next snapshot."""
         hub.seen = False
-        self.tracker.forget({self.profile.readers[r] for r in hub.settings.readers
-                             if r in self.profile.readers}, now)
+        self.tracker.forget(hub.sites, now)
 
     async def _watch_hubs(self) -> None:
         """A connected hub that has fallen silent is blind too, and asked for a snapshot

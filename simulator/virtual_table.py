@@ -298,27 +298,23 @@ class VirtualTable:
         if site in self._on_site and site not in self._stacking:
             raise SiteOccupied(f"{site} already holds {_name(self._on_site[site][-1])}")
 
-    def put(self, piece: str, site: str) -> None:
-        """Lay a piece (a free copy of it) on an empty site, or on top of a stacking site's."""
+    def put(self, piece: str, site: str, towards: str | None = None) -> None:
+        """Lay a piece (a free copy of it) on an empty site, or on top of a stacking site's;
+        with ``towards``, over the edge towards that site, so that the reader there hears it
+        too (a tile pushed half off its square, a card between two fields)."""
         with self._lock:
             self._check_site(site)
-            self._check_free(site)
-            tag = self._free_tag(piece)
-            self._on_site.setdefault(site, []).append(tag)
-            self.field.add(site, tag.uid)
-            self._changed()
-
-    def put_across(self, piece: str, site: str, towards: str) -> None:
-        """Lay a piece on ``site`` but over the edge towards ``towards``, so that the reader
-        there hears it too (a tile pushed half off its square, a card between two fields)."""
-        with self._lock:
-            self._check_site(site)
-            self._check_site(towards)
+            if towards is not None:
+                self._check_site(towards)
             self._check_free(site)
             tag = self._free_tag(piece)
             self._on_site.setdefault(site, []).append(tag)
             self.field.add(site, tag.uid, edge_of=towards)
             self._changed()
+
+    def put_across(self, piece: str, site: str, towards: str) -> None:
+        """``put`` over the edge towards ``towards``."""
+        self.put(piece, site, towards)
 
     def put_tag(self, uid: bytes | str, site: str) -> None:
         """Lay a bare tag (from outside the box, or any UID) on an empty site."""
