@@ -39,11 +39,11 @@ class Tracker:
     piles: frozenset[str] = frozenset()
     """Sites whose whole pile is the board's value (``Site.pile``)."""
     lift_latency: float = 0.0
-    """How long a hub may still report a lifted tag as there: its miss limit times its scan
-    period, and a scan more. A piece is seen the scan it lands, but the one it was moved from
-    leaves only that much later; so after an arrival the board is not judged before this has
-    passed, or a move would be judged half done (the new place filled, the old one still
-    occupied: a legal placement of a new piece in some games)."""
+    """How long a hub may still report a lifted tag as there (``Hub.lift_latency``: its miss
+    limit of scans and a quarter more). A piece is seen the scan it lands, but the one it was
+    moved from leaves only that much later; so after an arrival the board is not judged before
+    this has passed, or a move would be judged half done (the new place filled, the old one
+    still occupied: a legal placement of a new piece in some games)."""
     quick_seconds: float = 0.0
     """One scan of the slowest hub: a board that stays unchanged this long after a change
     and shows exactly one legal step may be judged before the settle time (the service
@@ -87,6 +87,8 @@ class Tracker:
         site = self._site(reader)
         stack = self._stacks.get(site, []) if site is not None else []
         if uid in stack:
+            self._gone = {key: gone for key, gone in self._gone.items()
+                          if now - gone[1] <= self.flicker_seconds}  # older ones moved
             self._gone[site, uid] = (stack.index(uid), now)  # type: ignore[index]
             stack.remove(uid)
             self._arrived.pop((site, uid), None)  # type: ignore[arg-type]
@@ -117,6 +119,7 @@ class Tracker:
 
     def forget(self, sites: Collection[str], now: float) -> None:
         """What the readers under ``sites`` said no longer holds (their hub went down)."""
+        self._arrived = {key: at for key, at in self._arrived.items() if key[0] not in sites}
         if any(site in self._stacks for site in sites):
             self._stacks = {site: stack for site, stack in self._stacks.items()
                             if site not in sites}

@@ -130,3 +130,15 @@ def test_a_covered_tag_missed_for_a_scan_goes_back_to_its_place_not_on_top() -> 
     t.tag_left(0, "aa", 6.0)
     t.tag_arrived(0, "aa", 7.0)  # gone a whole second: lifted out and laid on top
     assert t.board["field:1"] == "card:1"
+
+
+def test_tags_a_lost_hub_reports_again_arrived_when_it_came_back() -> None:
+    """Their arrival times (which order a tie, which site a shared tag lies on) are those of
+    the snapshot after the hub's return, not of before it went down."""
+    t = tracker()
+    t.tag_arrived(0, "aa", 1.0)
+    t.tag_arrived(1, "aa", 2.0)  # heard on field 2 too, later
+    assert t.shared == {"aa": ("field:1", "field:2")}
+    t.forget({"field:1"}, 3.0)  # field 1's hub went down ...
+    t.snapshot({0: ["aa"]}, 4.0)  # ... and came back
+    assert t.shared == {"aa": ("field:2", "field:1")}  # field 2 heard it first now
