@@ -2,9 +2,9 @@
 the LEDs confirming the move, measured on a virtual table during autoplay.
 
 The step's last hand movement is taken from the virtual table's own change callback; the
-confirmation is the end of the judgement that accepts the step (it relights the strip before it
-returns). Steps finished by a button
-press (the service's own draws, silent actions) are not hand steps and are left out.
+confirmation is the end of the judgement that accepts the step (it relights the strip before
+it returns). Steps finished by a button press (the service's own draws, silent actions) are
+not hand steps and are left out.
 """
 
 from __future__ import annotations
