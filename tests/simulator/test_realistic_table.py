@@ -99,6 +99,8 @@ def test_the_field_schedule_defeats_the_crosstalk_of_neighbouring_fields(
             async def body(watcher: LinkWatcher, table: VirtualTable = table,
                            schedule: bool = schedule) -> None:
                 await asyncio.to_thread(table.hub.wait_scans, 6, REALISTIC_WAIT)
+                if schedule:  # what a scan read reaches the host a moment later
+                    await watcher.until(lambda: len(watcher.board()) == 2, timeout=5.0)
                 seen[schedule] = watcher.board()
 
             watch_any(table, body)
