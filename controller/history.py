@@ -6,6 +6,7 @@ their hands: undo takes it back together with the step before it, and the page n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.core.game import CHANCE, Game
@@ -18,21 +19,32 @@ class History:
         self.game = game
         self.states: list[Any] = []
         self.actions: list[str] = []
+        """The working resolution's actions: a draw the table did not see has an outcome here
+        that explains the table, not one anybody saw."""
+        self.known: list[str] = []
+        """What the table knows of each action: the action, or ``?`` for an unseen draw."""
 
     def start(self, state: Any) -> None:
-        self.states, self.actions = [state], []
+        self.states, self.actions, self.known = [state], [], []
 
     def clear(self) -> None:
         self.states.clear()
         self.actions.clear()
+        self.known.clear()
 
-    def push(self, action: str, state: Any) -> None:
+    def push(self, action: str, state: Any, known: str | None = None) -> None:
         self.actions.append(action)
         self.states.append(state)
+        self.known.append(action if known is None else known)
 
     def drop(self, count: int) -> None:
         del self.actions[-count:]
         del self.states[-count:]
+        del self.known[-count:]
+
+    def rebase(self, actions: Sequence[str], states: Sequence[Any]) -> None:
+        """Another resolution of the unseen draws explains the table: take its states."""
+        self.actions, self.states = list(actions), list(states)
 
     def earlier_boards(self, limit: int) -> list[Board]:
         """Distinct earlier positions, newest first (positions a step did not change skipped)."""
@@ -54,7 +66,7 @@ class History:
     def last_visible_action(self) -> str | None:
         for index in range(len(self.actions) - 1, -1, -1):
             if not self.is_hidden_chance_step(index):
-                return self.actions[index]
+                return self.known[index]
         return None
 
     def actions_in_steps(self, steps: int) -> int:

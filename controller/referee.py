@@ -88,16 +88,37 @@ class Discrepancy:
 
     wrong: tuple[WrongSite, ...]
     toward: str | None = None
+    why: str | None = None
+    """Why the table cannot be right, when the sites alone do not say (a card no hand holds)."""
 
     @property
     def message(self) -> str:
         text = "; ".join(wrong.advice() for wrong in self.wrong)
         if self.toward:
             text = f"almost {self.toward}: {text}"
+        if self.why:
+            text = f"{self.why}: {text}"
         return text[:1].upper() + text[1:]
 
 
-Decision = NoChange | Accept | Choose | InProgress | TakeBack | Discrepancy
+@dataclass(frozen=True, slots=True)
+class SecretShown:
+    """A seat's secrets lie face up on the reveal site. ``complete``: all of them, recorded
+    (take them off); otherwise the table waits for the rest."""
+
+    seat: int
+    pieces: tuple[str, ...]
+    complete: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Considering:
+    """No reading yet: the table is looking for a dealing of the unseen draws that explains
+    the board (off the service's loop); it judges the board again when it has one or none."""
+
+
+Decision = (NoChange | Accept | Choose | InProgress | TakeBack | Discrepancy | SecretShown
+            | Considering)
 
 
 def pretty(name: str | None) -> str:

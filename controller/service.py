@@ -40,6 +40,7 @@ from .health import HardwareHealth
 from .hubs import MODEL_MARGIN, Hub
 from .table import Table
 from .tracker import Tracker
+from .unresolved import Puzzle, explain
 
 log = logging.getLogger(__name__)
 ANIMATION_HZ = 20
@@ -84,6 +85,9 @@ class TableService:
         self.health = HardwareHealth(profile.readers)
         self.wait_for_lifts = True
         """After an arrival, wait until a lift could have been reported (off: benchmarks)."""
+        table.search_inline = False  # long searches run off the loop (_consider)
+        self._considering: Puzzle | None = None
+        self._search_task: asyncio.Task[None] | None = None
         self.adaptive = True
         """Judge a board showing exactly one legal step a scan after it changed, before the
         settle time (off: always the full settle time)."""
@@ -281,8 +285,10 @@ class TableService:
 
     @property
     def judging(self) -> bool:
-        """A change came in that the table has not judged yet."""
-        return self._changed.is_set()
+        """A change came in that the table has not judged yet (or a search for a dealing of
+        the unseen draws has still to say what the board is)."""
+        return self._changed.is_set() or self.table.puzzle is not None or (
+            self._considering is not None)
 
     async def _judge_when_settled(self) -> None:
         """Judge once the board has settled; or early, a scan after the last change, when it
@@ -314,7 +320,7 @@ class TableService:
         """Let the table judge the observed board now, then relight and publish. While a hub
         is down nothing is judged: a move into its region would look, from the rest of the
         board, like another move (a tile taken from the display looks like a discard)."""
-        before = len(self.table.actions)
+        before = len(self.table.actions), self.table.score_known
         if self.blind_sites:
             self.relight()
             self.publish()
@@ -323,12 +329,40 @@ class TableService:
         self._order_piles()
         self.table.observe(self.tracker.board)
         if self.table.started and self.table.game.is_terminal(self.table.state) and (
-            len(self.table.actions) != before
-        ):
+            self.table.score_known and (len(self.table.actions), True) != before
+        ):  # the game ended, or its last secrets were shown: sweep the final score
             self.start_sweep()
         self.relight()
         self.publish()
+        self._consider()
         self._think()
+
+    def _consider(self) -> None:
+        """Search for a dealing of the unseen draws that explains the board, off the loop (a
+        long search must not starve the hubs' links), then judge again."""
+        puzzle = self.table.puzzle
+        if puzzle is None or self._considering is not None:
+            return  # one search at a time: when it ends, the board is judged (and asked) again
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # judged outside the service loop (tests, tools): search here
+            if self.table.solve(puzzle, *explain(puzzle)):
+                self.judge()
+            return
+        self._considering = puzzle
+        self._search_task = loop.create_task(self._solve(puzzle), name="search")
+
+    async def _solve(self, puzzle: Puzzle) -> None:
+        try:
+            found, costs = await asyncio.to_thread(explain, puzzle)
+        except Exception:  # a search failing must not stop the table
+            log.exception("the search for a dealing failed")
+            found, costs = None, []
+        finally:
+            if self._considering is puzzle:
+                self._considering = None
+        self.table.solve(puzzle, found, costs)
+        self.judge()  # with the answer, or a newer board asks again
 
     def _think(self) -> None:
         """Start the AI on what the table needs (an AI seat's move, a hint), off the loop."""
@@ -369,11 +403,11 @@ class TableService:
 
     # -- commands: the one way the page, the API, the buttons and the CLI change the table --
     def new_game(self, players: list[str], options: dict[str, str] | None = None,
-                 ai: dict[str, int] | None = None) -> str:
+                 ai: dict[str, int] | None = None, dealer: str = "players") -> str:
         """Start a game (any game in progress is aborted and stays in the journal)."""
         if ai and self.advisor is None:
             raise BadSetup("AI players need OpenSpiel: pip install '.[ai]'")
-        self.table.new_game(players, options, ai)
+        self.table.new_game(players, options, ai, dealer)
         self.judge()
         return f"new game: {', '.join(players)}"
 
@@ -463,6 +497,9 @@ class TableService:
         if self.table.started:
             self.roles = lighting.plan(self.table.decision, self.table.successors,
                                        self.table.legal_sites(), self.table.advice_sites())
+            site = self.table.game.reveal_site
+            if site is not None and self.table.pending_reveals():
+                self.roles[site] = "legal"  # lay the secrets the score waits for here
         else:
             self.roles = {}
         self.roles.update(dict.fromkeys(sorted(self.blind_sites), "blind"))

@@ -13,7 +13,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from games.core.game import Sentence
 
 from . import secrecy
-from .referee import Choose, Decision, Discrepancy, InProgress, TakeBack, pretty
+from .referee import (
+    Choose,
+    Decision,
+    Discrepancy,
+    InProgress,
+    SecretShown,
+    TakeBack,
+    pretty,
+)
 
 if TYPE_CHECKING:
     from .table import Table
@@ -130,6 +138,17 @@ class Seat(Model):
     """A phone holds this seat's private view."""
 
 
+class SecretsWanted(Model):
+    """The first of the secrets the score waits for (the page's headline asks for it)."""
+
+    player: str
+    pieces: int
+    """How many pieces to lay (their names are the secret)."""
+    site: str
+    waiting: list[str]
+    """Every player whose secrets the score still waits for, in the order asked."""
+
+
 class GameStatus(Model):
     """What the table knows about the game: the referee's side of the status."""
 
@@ -151,7 +170,14 @@ class GameStatus(Model):
     legal: list[str] | None = None
     """The legal actions now; None when they depend on a secret hand."""
     scores: Scores | None = None
+    """None while the score waits for secrets to be shown (never a guess)."""
     winners: list[str] = Field(default_factory=list)
+    dealer: str = "players"
+    """Who deals the secrets: ``players`` (from the box) or ``digital`` (the service)."""
+    unseen_draws: int = 0
+    """Draws the players made from the box that the table did not see."""
+    secrets_wanted: SecretsWanted | None = None
+    """The secrets the score waits for: who lays what where, now."""
     decision: str = "NoChange"
     discrepancy: DiscrepancyReport | None = None
     prompt: Prompt | None = None
@@ -288,10 +314,31 @@ def game_status(table: Table) -> GameStatus:
     events = table.events[-12:]
     if not table.started:
         return GameStatus(game=table.game.id, started=False, events=events)
-    state, players = table.state, table.players
-    finished = table.game.is_terminal(state)
-    seat = table.game.to_act(state)
+    state, players, game = table.state, table.players, table.game
+    finished = game.is_terminal(state)
+    seat = game.to_act(state)
     decision = table.decision
+    pending = table.pending_reveals()
+    view = game.view(state, None)
+    step = Step.of(game.describe_step(state))
+    wanted = None
+    if pending:
+        view = game.withhold(view, sorted({seat for _, seat in pending}))
+        first_step, first = pending[0]
+        wanted = SecretsWanted(player=players[first],
+                               pieces=len(game.revealed_pieces(table.states[first_step], first)),
+                               site=game.reveal_site or "",
+                               waiting=list(dict.fromkeys(players[s] for _, s in pending)))
+        if finished or not isinstance(decision, (InProgress, Discrepancy)):
+            step = Step.of(Sentence(
+                "{player}: lay your secret pieces face up on the {site} to be scored.",
+                {"player": wanted.player, "site": pretty(wanted.site)}))
+    if isinstance(decision, SecretShown):
+        whose = {"player": players[decision.seat], "site": pretty(game.reveal_site)}
+        step = Step.of(Sentence("{player}'s secrets are recorded: take them off the {site}.",
+                                whose) if decision.complete else
+                       Sentence("{player}: lay the rest of your secret pieces on the {site}.",
+                                whose))
     return GameStatus(
         game=table.game.id,
         game_id=table.game_id,
@@ -300,16 +347,19 @@ def game_status(table: Table) -> GameStatus:
         options=table.options,
         phase=table.game.phase(state),
         to_act=players[seat] if seat is not None else None,
-        step=Step.of(table.game.describe_step(state)),
+        step=step,
         finished=finished,
         moves=len(table.actions),
         last_action=table.history.last_visible_action(),
-        view=table.game.view(state, None),
+        view=view,
         expected_board=table.expected_board,
         legal=secrecy.public_legal_actions(table.game, state, table.successors,
                                            len(table.actions)),
-        scores=Scores(**table.game.score(state).to_json()),
-        winners=[players[s] for s in table.game.winners(state)] if finished else [],
+        scores=None if pending else Scores(**game.score(state).to_json()),
+        winners=[players[s] for s in game.winners(state)] if finished and not pending else [],
+        dealer=table.dealer,
+        unseen_draws=table.unseen,
+        secrets_wanted=wanted,
         decision=type(decision).__name__,
         discrepancy=DiscrepancyReport.of(decision),
         prompt=Prompt.of(decision),

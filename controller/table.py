@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
-from games.core.game import CHANCE, Game
+from games.core.errors import BadSetup
+from games.core.game import CHANCE, Game, pile_pieces
 
 from . import secrecy
 from . import status as report
@@ -24,18 +25,41 @@ from .journal import Journal, StoredGame
 from .referee import (
     Accept,
     Choose,
+    Considering,
     Decision,
     Discrepancy,
+    InProgress,
     NoChange,
+    SecretShown,
     Successors,
     TakeBack,
+    WrongSite,
     decide,
     guidance,
+    pretty,
 )
 from .seats import SeatClaims
+from .unresolved import (
+    SEARCH_BUDGET,
+    UNRESOLVED,
+    Puzzle,
+    Resolution,
+    Reveal,
+    SearchCost,
+    explain,
+    owners,
+    resolve,
+    within,
+)
 
 MAX_TAKE_BACK = 12
 """How many positions back a restored table is recognised as a take-back request."""
+Dealer = Literal["players", "digital"]
+DEALERS: tuple[Dealer, ...] = ("players", "digital")
+"""``players``: they shuffle and draw from the box, the table writes ``?`` for what it cannot
+see; ``digital``: the service draws the secrets and shows them on the players' phones."""
+RESUME_BUDGET = 10 * SEARCH_BUDGET
+"""A restart may search longer: it resolves a whole game's unseen draws at once."""
 
 
 class Table:
@@ -58,19 +82,45 @@ class Table:
         """After an undo: the board as it was, not to be read again until the table changes."""
         self._successors: Successors | None = None
         self._legal_sites: tuple[Any, set[str]] | None = None
+        self.dealer: Dealer = "players"
+        self.reveals: list[Reveal] = []
+        """Secrets shown on the reveal site: they narrow the unseen draws for good."""
+        self.service_draws = 0
+        """Chance outcomes the service chose itself (the digital dealer) in this game."""
+        self.search_costs: list[SearchCost] = []
+        """The last searches for a resolution of the unseen draws (``bench referee``)."""
+        self._unexplained: set[Any] = set()
+        self.search_inline = True
+        """Search for another dealing inside ``observe``; the service sets False and runs the
+        search off its event loop (``puzzle``, then ``solve``)."""
+        self.puzzle: Puzzle | None = None
+        """A board waiting for a search (when not inline)."""
+        self._on_pad: tuple[str, ...] | None = None
+        self._owners: list[frozenset[int]] = []
+        self._pending: tuple[Any, list[tuple[int, int]]] | None = None
 
     # -- starting and resuming ---------------------------------------------------------------
     def new_game(self, players: Sequence[str], options: Mapping[str, str] | None = None,
-                 ai: Mapping[str, int] | None = None) -> None:
-        """Start a game; ``ai`` names the players the AI plays, with its strength."""
+                 ai: Mapping[str, int] | None = None, dealer: str = "players") -> None:
+        """Start a game; ``ai`` names the players the AI plays, with its strength; ``dealer``
+        says who deals the secrets (``DEALERS``). An AI seat needs its cards known, so a game
+        with one has the digital dealer."""
         state = self.game.initial(players, options)  # refuses bad input before touching disk
         options = self.game.check_options(options)
         seats = ai_seats(players, ai or {})
+        if dealer not in DEALERS:
+            raise BadSetup(f"the dealer is one of {', '.join(DEALERS)}, not {dealer!r}")
+        digital = bool(seats and self.game.secrets) or not self.game.players_can_deal(options)
+        chosen: Dealer = "digital" if digital else dealer  # type: ignore[assignment]
         self.game_id = self.journal.start(self.game.id, list(players), options, seats,
-                                          self.game.revision)
+                                          self.game.revision, chosen)
         self._begin(tuple(players), options, state, seats)
+        self.dealer = chosen
         names = [f"{name} (AI)" if seat in seats else name for seat, name in enumerate(players)]
         self.log("game", f"new game of {self.game.name}: {', '.join(names)}")
+        if chosen != dealer:
+            self.log("game", "the table deals the secrets: with an AI seat or these options it "
+                             "must know them")
         self._draw_hidden_chance()
         self.decision = self._unseen_choice()
 
@@ -81,8 +131,20 @@ class Table:
         state = self.game.initial(stored.players, options)
         self.game_id = stored.id
         self._begin(stored.players, options, state, stored.ai)
-        for action in stored.actions:
-            self._advance(action, self.game.apply(self.state, action))
+        self.dealer = "digital" if stored.dealer == "digital" else "players"
+        self.reveals = list(stored.reveals)
+        actions: Sequence[str] = stored.actions
+        if UNRESOLVED in actions:
+            found, cost = resolve(self.game, state, actions, reveals=self.reveals,
+                                  prefer=stored.guesses or None, rng=random.Random(stored.id),
+                                  budget=RESUME_BUDGET)
+            self.search_costs.append(cost)
+            if found is None:
+                raise NoGameRunning(f"game {stored.id}: no way of dealing explains its unseen "
+                                    "draws within the search budget")
+            actions = found.actions
+        for action, known in zip(actions, stored.actions, strict=True):
+            self._advance(action, self.game.apply(self.state, action), known)
         self.log("game", f"resumed after {len(stored.actions)} actions")
         self._draw_hidden_chance()
         self.decision = self._unseen_choice()
@@ -95,6 +157,10 @@ class Table:
         self.history.start(state)
         self.decision = NoChange()
         self._successors = None
+        self.reveals, self.service_draws = [], 0
+        self._unexplained.clear()
+        self._on_pad, self._pending = None, None
+        self._owners = []
 
     @property
     def states(self) -> list[Any]:
@@ -102,8 +168,14 @@ class Table:
 
     @property
     def actions(self) -> list[str]:
-        """The game's actions so far, secret draws included (as in the journal)."""
-        return self.history.actions
+        """The game's actions so far, as the table knows them (as in the journal): ``?`` for
+        a draw it did not see."""
+        return self.history.known
+
+    @property
+    def unseen(self) -> int:
+        """Draws the table did not see (still open, or narrowed by what was shown since)."""
+        return self.history.known.count(UNRESOLVED)
 
     @property
     def started(self) -> bool:
@@ -147,27 +219,165 @@ class Table:
     def observe(self, board: Mapping[str, str]) -> Decision:
         """Judge a settled board; accept what it shows, as many steps as it shows."""
         self.last_board = dict(board)
-        if not self.started or self.game.is_terminal(self.state):
+        if not self.started:
             self.decision = NoChange()
+            return self.decision
+        if self.game.is_terminal(self.state):  # only secrets shown for the final score
+            self.decision = self._secrets_laid(board)[1] or NoChange()
             return self.decision
         if self._held_board is not None:
             if dict(board) == self._held_board and board != self.expected_board:
                 self.decision = guidance(self.expected_board, board)
                 return self.decision
             self._held_board = None
-        for _ in range(64):  # a table a few steps ahead: accept them one by one
-            decision = decide(self.successors, board, self.history.earlier_boards(MAX_TAKE_BACK))
-            if not isinstance(decision, Accept):
-                break
-            self._accept(decision.successor.action, decision.successor.state, "table")
-        else:  # pragma: no cover - only a game whose actions never change the board
-            decision = NoChange()
+        self.puzzle = None
+        board, shown = self._secrets_laid(board)
+        decision = self._judge(board)
+        puzzle = self._puzzle(board, decision)
+        if puzzle is not None and self.search_inline:
+            if self.solve(puzzle, *explain(puzzle)):
+                decision = self._judge(board)  # an unseen draw dealt otherwise explains it
+        elif puzzle is not None:  # the service searches off its loop, then judges again
+            self.puzzle = puzzle
+            decision = Considering()
+        if shown is not None and isinstance(decision, NoChange):
+            decision = shown
         if isinstance(decision, NoChange):
             decision = self._unseen_choice()
         if decision != self.decision:
             self._report(decision)
         self.decision = decision
         return decision
+
+    def _judge(self, board: Mapping[str, str]) -> Decision:
+        for _ in range(64):  # a table a few steps ahead: accept them one by one
+            decision = decide(self.successors, board, self.history.earlier_boards(MAX_TAKE_BACK))
+            if not isinstance(decision, Accept):
+                return decision
+            self._accept(decision.successor.action, decision.successor.state, "table")
+        return NoChange()  # pragma: no cover - only a game whose actions never change the board
+
+    # -- what the table did not see --------------------------------------------------------
+    def _working(self) -> Resolution:
+        return Resolution(tuple(self.history.actions), tuple(self.history.states))
+
+    def _search(self, reveals: Sequence[Reveal]) -> bool:
+        """Look for a resolution of the unseen draws that explains everything seen, the
+        ``reveals`` and ``goal``; take it as the working one if there is one."""
+        found, cost = resolve(self.game, self.states[0], self.history.known, reveals=reveals,
+                              working=self._working(), rng=random.Random(self._seed()))
+        self.search_costs.append(cost)
+        del self.search_costs[:-50]
+        if found is None:
+            return False
+        self._adopt(found)
+        return True
+
+    def _adopt(self, found: Resolution) -> None:
+        """Another resolution of the unseen draws explains the table: work from it."""
+        if list(found.actions) != self.history.actions:
+            assert self.game_id is not None
+            self.journal.keep_guesses(self.game_id, [
+                guess if known == UNRESOLVED else None
+                for guess, known in zip(found.actions, self.history.known, strict=True)])
+            self.history.rebase(found.actions, found.states)
+            self._successors = self._restricted = None
+            self._legal_sites = self._pending = None
+
+    def _puzzle(self, board: Mapping[str, str], decision: Decision) -> Puzzle | None:
+        """What the table cannot explain now, if a search might: only with unseen draws, and
+        once per board and position."""
+        if UNRESOLVED not in self.history.known or not isinstance(
+                decision, (Discrepancy, InProgress)):
+            return None
+        puzzle = Puzzle(self.game, tuple(self.history.known), tuple(self.reveals),
+                        self._working(), dict(board),
+                        tuple(self.history.earlier_boards(MAX_TAKE_BACK)),
+                        isinstance(decision, InProgress),
+                        self._draws_seen_by(self.game.actor(self.state)), self._seed())
+        return None if puzzle.key in self._unexplained else puzzle
+
+    def _draws_seen_by(self, seat: int) -> frozenset[int]:
+        """The unseen draws that went to ``seat`` (into its hand), worked out once each."""
+        seen = self._owners
+        del seen[len(self.actions):]
+        for index in range(len(seen), len(self.actions)):
+            unseen = self.history.known[index] == UNRESOLVED
+            seen.append(owners(self.game, self.states[index]) if unseen else frozenset())
+        return frozenset(index for index, seats in enumerate(seen) if seat in seats)
+
+    def solve(self, puzzle: Puzzle, found: Resolution | None, costs: Sequence[SearchCost]
+              ) -> bool:
+        """Take a search's answer, if the table is still where it was asked; True if it is
+        (judge the board again then)."""
+        self.search_costs.extend(costs)
+        del self.search_costs[:-50]
+        if self.puzzle is not None and self.puzzle.key == puzzle.key:
+            self.puzzle = None
+        if not self.started or (len(self.history.known), len(self.reveals)) != puzzle.key[:2]:
+            return False
+        if found is None:
+            self._unexplained.add(puzzle.key)
+        else:
+            self._adopt(found)
+        return True
+
+    def pending_reveals(self) -> list[tuple[int, int]]:
+        """(step, seat) of secrets the score waits for, oldest first: the table asks for the
+        first. Only when players deal: the digital dealer knows every secret."""
+        if self.dealer != "players" or not self.started:
+            return []
+        key = (len(self.actions), len(self.reveals))
+        if self._pending is None or self._pending[0] != key:
+            shown = {(reveal.step, reveal.seat) for reveal in self.reveals}
+            states = self.states
+            pending = [(step, seat) for step in range(len(self.actions))
+                       for seat in self.game.needs_secrets(states[step], states[step + 1])
+                       if (step, seat) not in shown
+                       and self.game.revealed_pieces(states[step], seat)]
+            self._pending = (key, pending)
+        return self._pending[1]
+
+    @property
+    def score_known(self) -> bool:
+        """False while the score waits for secrets to be shown (never guessed)."""
+        return not self.pending_reveals()
+
+    def _secrets_laid(self, board: Mapping[str, str]
+                      ) -> tuple[Mapping[str, str], SecretShown | Discrepancy | None]:
+        """Pieces on the reveal site while the score waits for secrets: judged as the first
+        pending seat's secrets, and left out of the board the referee judges."""
+        site = self.game.reveal_site
+        laid = board.get(site) if site is not None else None
+        if laid is None or self.expected_board.get(site) is not None:
+            self._on_pad = None
+            return board, None
+        pieces = tuple(sorted(pile_pieces(laid)))
+        rest = {s: piece for s, piece in board.items() if s != site}
+        if self._on_pad is not None and within(pieces, self._on_pad):
+            # shown and recorded: waiting for them to be taken off
+            return rest, SecretShown(self.reveals[-1].seat, pieces, complete=True)
+        pending = self.pending_reveals()
+        if not pending or not isinstance(decide(self.successors, board), Discrepancy):
+            return board, None  # nothing asked for, or a legal step uses that site
+        step, seat = pending[0]
+        wanted = len(self.game.revealed_pieces(self.states[step], seat))
+        if len(pieces) < wanted:
+            return rest, SecretShown(seat, pieces, complete=False)
+        reveal = Reveal(step, seat, pieces)
+        if len(pieces) > wanted or not self._search([*self.reveals, reveal]):
+            name = self.players[seat]
+            why = (f"{pretty(laid)} cannot be {name}'s: no way the box could have been dealt "
+                   f"gives {name} that")
+            return rest, Discrepancy((WrongSite(site, None, laid),), why=why)  # type: ignore
+        assert self.game_id is not None
+        self.journal.reveal(self.game_id, reveal)
+        self.reveals.append(reveal)
+        self._on_pad = pieces
+        self.log("reveal", f"{self.players[seat]} showed {', '.join(map(pretty, pieces))}")
+        if self.game.is_terminal(self.state) and self.score_known:
+            self._log_end()
+        return rest, SecretShown(seat, pieces, complete=True)
 
     def _unseen_choice(self) -> Decision:
         """A player's decision the table cannot see (every legal action leaves the board as it
@@ -192,18 +402,30 @@ class Table:
     # -- accepting ------------------------------------------------------------------------
     def _accept(self, action: str, state: Any, source: str) -> None:
         assert self.game_id is not None
-        self.journal.append(self.game_id, action)  # committed before anything shows it
-        self._advance(action, state)
+        known = UNRESOLVED if source == "unseen" else action
+        self.journal.append(self.game_id, known,  # committed before anything shows it
+                            action if source == "unseen" else None)
+        self._advance(action, state, known)
         if source == "chance":  # a secret: the public log says only that it happened
+            self.service_draws += 1
             self.log("deal", "the table dealt a secret card")
+        elif source == "unseen":
+            self.log("deal", "a secret draw from the box (the table learns it when it is "
+                             "played or shown)")
         else:
             self.log("move", f"{self._who()}{action}")
         self._draw_hidden_chance()
         self.decision = self._unseen_choice()
         if self.game.is_terminal(self.state):
             self.journal.end(self.game_id)
-            winners = [self.players[seat] for seat in self.game.winners(self.state)]
-            self.log("end", f"game over; {' and '.join(winners)} won")
+            if self.score_known:
+                self._log_end()
+            else:
+                self.log("end", "game over: the score waits for the secrets to be shown")
+
+    def _log_end(self) -> None:
+        winners = [self.players[seat] for seat in self.game.winners(self.state)]
+        self.log("end", f"game over; {' and '.join(winners)} won")
 
     def _who(self) -> str:
         if len(self.states) < 2:
@@ -211,16 +433,20 @@ class Table:
         actor = self.game.actor(self.states[-2])
         return f"{self.players[actor]}: " if actor >= 0 else ""
 
-    def _advance(self, action: str, state: Any) -> None:
-        self.history.push(action, state)
+    def _advance(self, action: str, state: Any, known: str | None = None) -> None:
+        self.history.push(action, state, known)
         self._successors = None
+        self._unexplained.clear()
         self.decision = NoChange()
 
     def _draw_hidden_chance(self) -> None:
-        """Secret deals the table cannot see are drawn here (and shown only in private views)."""
+        """A draw the table cannot see: the digital dealer draws it here (shown only on the
+        owner's phone); when players draw from the box it is written down as ``?``, with an
+        outcome in the working resolution that nobody may take for knowledge."""
         while self.game.actor(self.state) == CHANCE and self.successors.hidden_chance:
             action = self.game.sample_chance(self.state, self.rng)
-            self._accept(action, self.game.apply(self.state, action), "chance")
+            source = "chance" if self.dealer == "digital" else "unseen"
+            self._accept(action, self.game.apply(self.state, action), source)
 
     # -- players' inputs (buttons and the page) --------------------------------------------
     def confirm(self) -> str:
@@ -257,9 +483,13 @@ class Table:
         taken = self.journal.take_back(self.game_id, actions)
         self._held_board = dict(self.last_board)
         self.history.drop(actions)
+        self.reveals = [reveal for reveal in self.reveals if reveal.step < len(self.actions)]
         self._successors = None
+        self._pending = None
+        self._unexplained.clear()
         self.decision = NoChange()
-        self.log("undo", f"took back {', '.join(reversed(taken))}")
+        named = [action for action in reversed(taken) if action != UNRESOLVED]
+        self.log("undo", f"took back {', '.join(named) or 'a secret draw'}")
         return taken[-1]
 
     def legal_sites(self) -> set[str]:
@@ -321,9 +551,11 @@ class Table:
         return token
 
     def private_view(self, seat: int, token: str) -> dict[str, Any]:
+        """The seat's view; while draws the table did not see are open, it knows no more of
+        the seat's secrets than anyone: the public view (its working guess is no knowledge)."""
         self._require_game()
         self.seats.check(seat, token)
-        return self.game.view(self.state, seat)
+        return self.game.view(self.state, None if self.unseen else seat)
 
     def release_seats(self) -> None:
         self.seats.release_all()
@@ -351,3 +583,4 @@ class Table:
     # -- status for the page and the API ----------------------------------------------------
     def status(self) -> report.GameStatus:
         return report.game_status(self)
+

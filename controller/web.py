@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -41,6 +41,10 @@ class NewGame(BaseModel):
         default_factory=dict,
         description="players the AI plays, with its strength (simulations per move, 200 is "
                     "the default)")
+    dealer: Literal["players", "digital"] = Field(
+        default="players",
+        description="who deals the secrets: the players from the box (the table learns them "
+                    "when they are played or shown), or the service (shown on phones)")
 
 
 class Steps(BaseModel):
@@ -126,7 +130,8 @@ def create_app(service: TableService, token: str) -> FastAPI:
     @app.post("/api/game", dependencies=guard)
     async def new_game(body: NewGame) -> Done:
         """Start a new game (any game in progress is aborted and stays in the journal)."""
-        return Done(ok=True, message=service.new_game(body.players, body.options, body.ai))
+        return Done(ok=True, message=service.new_game(body.players, body.options, body.ai,
+                                                          body.dealer))
 
     @app.post("/api/confirm", dependencies=guard)
     async def confirm() -> Done:

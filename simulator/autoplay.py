@@ -238,6 +238,7 @@ class AutoplayBot:
         decide: Callable[[int], Awaitable[str | None] | str | None] | None = None,
         confirm_button: str = "confirm",
         on_step: Callable[[Step], None] | None = None,
+        show_secrets: bool = False,
     ) -> None:
         if not 0.0 <= mistake_rate <= 1.0:
             raise ValueError(f"mistake_rate is a share 0..1, got {mistake_rate}")
@@ -260,6 +261,9 @@ class AutoplayBot:
         """Given the seat on turn, the action that seat must make (the AI's), or None."""
         self.confirm_button = confirm_button
         self.on_step = on_step
+        self.show_secrets = show_secrets
+        """Players dealt from the box: lay secrets on the reveal site when the score needs them."""
+        self._to_show: list[tuple[str, ...]] = []
         self.actions: list[str] = []
         self.mistakes: list[Mistake] = []
         self.steps = 0
@@ -282,6 +286,7 @@ class AutoplayBot:
     async def play(self, max_actions: int = 100_000) -> AutoplayResult:
         """Play until the game ends (or `max_actions` more actions) and report."""
         for _ in range(max_actions):
+            await self.show()
             if self.game.is_terminal(self.state):
                 break
             await self.play_one()
@@ -387,11 +392,28 @@ class AutoplayBot:
             await _call(self.settle)
 
     def _advance(self, action: str) -> None:
-        self.state = self.game.apply(self.state, action)
+        before, self.state = self.state, self.game.apply(self.state, action)
         self.actions.append(action)
+        if self.show_secrets:
+            for seat in self.game.needs_secrets(before, self.state):
+                if pieces := self.game.revealed_pieces(before, seat):
+                    self._to_show.append(pieces)
         board = self.game.board(self.state)
         if board != self._history[-1]:
             self._history.append(board)
+
+    async def show(self) -> None:
+        """Secrets the score waits for, oldest first, each laid face up on the reveal site
+        (one piece at a time), left until the table has read them, then taken off."""
+        site = self.game.reveal_site
+        while self._to_show and site is not None and site not in self.game.board(self.state):
+            pieces = self._to_show.pop(0)
+            for piece in pieces:
+                await self._do(Put(piece, site))
+            await _call(self.settle)
+            for _ in pieces:
+                await self._do(Lift(site))
+            await _call(self.settle)
 
     # -- hands ---------------------------------------------------------------------------------
 

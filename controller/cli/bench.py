@@ -129,6 +129,41 @@ def bench_referee(args: argparse.Namespace) -> BenchResult:
     )
 
 
+def bench_referee_search(args: argparse.Namespace) -> BenchResult:
+    """Players dealing from the box (issue: bound the search's cost and report it): seeded
+    games per game at a table of three, what the table's searches for its unseen draws cost
+    against the budget, how long a step takes, and whether the score came out as the players'
+    own engine's with the service drawing nothing."""
+    from ..unresolved import SEARCH_BUDGET
+    from .referee_bench import BENCH_GAMES, referee_search_figures
+
+    selected = [game_id for game_id in BENCH_GAMES if not args.game or game_id in args.game]
+    if not selected:
+        raise UserError(f"no game matches {', '.join(args.game)}")
+    games = args.games or 5
+    figures = referee_search_figures(selected, games, progress=progress)
+    progress_done()
+    rows = tuple(
+        tuple("-" if value is None else value for value in (  # no search: no figure
+            game_id, f["players"], f["games"], f["completed"], f["steps"], f["unseen_draws"],
+            f["reveals"], f["searches"], f["search_applies_p50"], f["search_applies_p95"],
+            f["search_applies_max"], f["searches_gave_up"], f["search_ms_p50"],
+            f["search_ms_p95"], f["search_ms_max"], f["step_ms_p50"], f["step_ms_p95"],
+            f["step_ms_max"], f"{f['scores_matched']}/{f['games']}", f["service_draws"]))
+        for game_id, f in figures.items()
+    )
+    return BenchResult(
+        f"Players dealing from the box, seeds 0..{games - 1}: the table's searches for its "
+        f"unseen draws (budget {SEARCH_BUDGET:,} applies each) and the time per step (ms)",
+        ("game", "players", "games", "completed", "steps", "unseen", "reveals", "searches",
+         "applies p50", "p95", "max", "gave up", "search ms p50", "p95", "max", "step ms p50",
+         "p95", "max", "scores ok", "service draws"),
+        rows,
+        {"bench": "referee-search", "search_budget": SEARCH_BUDGET, "games": games,
+         "referee_search": figures},
+    )
+
+
 def bench_latency(args: argparse.Namespace) -> BenchResult:
     """Hub frame on the pty to LED frame pushed (target p99 <= 20 ms), and service memory."""
     import asyncio
@@ -158,6 +193,7 @@ def bench_ai(args: argparse.Namespace) -> BenchResult:
     except ImportError as error:
         raise UserError(f"the AI needs OpenSpiel: pip install '.[ai]' ({error})") from None
     simulations = args.simulations or DEFAULT_SIMULATIONS
+    games = args.games or 100
     rows = []
     figures: dict[str, Any] = {}
     selected = [game for game in all_games() if not args.game or game.id in args.game]
@@ -173,7 +209,7 @@ def bench_ai(args: argparse.Namespace) -> BenchResult:
             futures = [
                 pool.submit(play_match, game, players, number % players, None, simulations,
                             number)
-                for number in range(args.games)
+                for number in range(games)
             ]
             shares: list[float] = []
             others: list[float] = []
@@ -183,13 +219,13 @@ def bench_ai(args: argparse.Namespace) -> BenchResult:
                 shares.append(result.shares[result.ai_seat])
                 others.extend(s for seat, s in enumerate(result.shares) if seat != result.ai_seat)
                 thinking.extend(result.thinking)
-                progress(f"ai: {game.id} {done}/{args.games} games, "
+                progress(f"ai: {game.id} {done}/{games} games, "
                          f"AI share so far {sum(shares) / len(shares):.0%}")
             thinking.sort()
             p50, p95 = (percentile(thinking, q) if thinking else 0.0 for q in (0.5, 0.95))
             row = {
                 "players": players,
-                "games": args.games,
+                "games": games,
                 "simulations": simulations,
                 "ai_win_share": round(sum(shares) / len(shares), 3),
                 "random_seat_share": round(sum(others) / len(others), 3),
@@ -201,7 +237,7 @@ def bench_ai(args: argparse.Namespace) -> BenchResult:
                 "wall_s": round(time.perf_counter() - started, 1),
             }
             figures[game.id] = row
-            rows.append((game.id, players, args.games, f"{row['ai_win_share']:.0%}",
+            rows.append((game.id, players, games, f"{row['ai_win_share']:.0%}",
                          f"{row['random_seat_share']:.0%}", f"{row['fair_share']:.0%}",
                          row["think_s_p50"], row["think_s_p95"], row["think_s_max"]))
     progress_done()
@@ -337,6 +373,7 @@ BENCHES: dict[str, Callable[[argparse.Namespace], BenchResult]] = {
     "latency": bench_latency,
     "engines": bench_engines,
     "referee": bench_referee,
+    "referee-search": bench_referee_search,
     "hub": bench_hub,
     "ai": bench_ai,
 }
@@ -348,7 +385,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
-    parser.add_argument("--games", type=int, default=100, help="ai: games per game (100)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="ai: games per game (100); referee-search: (5)")
     parser.add_argument("--players", type=int, default=0, help="ai: seats (the fewest)")
     parser.add_argument("--simulations", type=int, default=0,
                         help="ai: the AI's strength, simulations per move (the default)")
@@ -363,8 +401,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise UserError("--seconds must be positive")
-    if (args.games < 1 or args.jobs < 1 or args.seeds < 1 or args.simulations < 0
-            or args.players < 0):
+    if ((args.games is not None and args.games < 1) or args.jobs < 1 or args.seeds < 1
+            or args.simulations < 0 or args.players < 0):
         raise UserError("--games, --jobs and --seeds must be at least 1, --simulations and "
                         "--players not negative")
     result = BENCHES[args.name](args)

@@ -6,6 +6,8 @@ import argparse
 from collections.abc import Mapping
 from typing import Any
 
+from controller.table import RESUME_BUDGET
+from controller.unresolved import UNRESOLVED, Reveal, resolve
 from games.core.errors import IllegalAction
 from games.registry import get_game
 
@@ -15,8 +17,8 @@ from .common import UserError, print_json, read_json
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "replay",
-        help='replay {"game", "players", "options", "revision", "actions"} and print the final '
-             "view and score",
+        help='replay {"game", "players", "options", "revision", "actions", "reveals"} and print '
+             "the final view and score (? for a draw nobody saw: any dealing that fits)",
     )
     parser.add_argument("record", help="JSON replay record")
     parser.set_defaults(run=run)
@@ -38,21 +40,57 @@ def run(args: argparse.Namespace) -> int:
     for index, action in enumerate(actions):
         if not isinstance(action, str):
             raise UserError(f"action {index} is not a string: {action!r}")
-        try:
-            state = game.apply(state, action)
-        except IllegalAction as error:
-            raise UserError(f"action {index} {action!r} is illegal: {error}") from None
-    sheet = game.score(state)
-    result = {
+    reveals = _reveals(record.get("reveals", []), len(actions), len(players))
+    if UNRESOLVED in actions:  # draws nobody at the table saw: any dealing that fits
+        found, cost = resolve(game, state, actions, reveals=reveals, budget=RESUME_BUDGET)
+        if found is None:
+            why = "the search gave up" if cost.gave_up else "there is none"
+            raise UserError(f"no way of dealing the box explains the record's unseen draws "
+                            f"(?) and the secrets shown ({why})")
+        states = list(found.states)
+    else:
+        states = [state]
+        for index, action in enumerate(actions):
+            try:
+                states.append(game.apply(states[-1], action))
+            except IllegalAction as error:
+                raise UserError(f"action {index} {action!r} is illegal: {error}") from None
+    state = states[-1]
+    shown = {(reveal.step, reveal.seat) for reveal in reveals}
+    waiting = sorted({seat for step in range(len(actions)) if UNRESOLVED in actions
+                      for seat in game.needs_secrets(states[step], states[step + 1])
+                      if (step, seat) not in shown and game.revealed_pieces(states[step], seat)})
+    view = game.view(state, None)
+    result: dict[str, Any] = {
         "actions": len(actions),
+        "unseen": actions.count(UNRESOLVED),
         "finished": game.is_terminal(state),
-        "view": game.view(state, None),
-        "score": sheet.to_json(),
+        "view": game.withhold(view, waiting) if waiting else view,
+        "score": None if waiting else game.score(state).to_json(),
     }
-    if game.is_terminal(state):
+    if waiting:
+        result["waiting_for_secrets_of"] = [players[seat] for seat in waiting]
+    elif game.is_terminal(state):
+        sheet = game.score(state)
         result["winners"] = [sheet.players[seat] for seat in game.winners(state)]
     print_json(result)
     return 0
+
+
+def _reveals(data: Any, steps: int, seats: int) -> list[Reveal]:
+    """The record's secrets shown: [{"step", "seat", "pieces"}, ...]."""
+    if not isinstance(data, list):
+        raise UserError("reveals must be a JSON list of {step, seat, pieces}")
+    reveals = []
+    for index, item in enumerate(data):
+        if not (isinstance(item, Mapping) and isinstance(item.get("step"), int)
+                and 0 <= item["step"] <= steps and isinstance(item.get("seat"), int)
+                and 0 <= item["seat"] < seats and isinstance(item.get("pieces"), list)
+                and all(isinstance(piece, str) for piece in item["pieces"])):
+            raise UserError(f"reveal {index} must be {{step: 0..{steps}, seat: 0..{seats - 1}, "
+                            f"pieces: [piece, ...]}}, not {item!r}")
+        reveals.append(Reveal(item["step"], item["seat"], tuple(item["pieces"])))
+    return reveals
 
 
 def _get(record: Mapping[str, Any], key: str, kind: type) -> Any:

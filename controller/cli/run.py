@@ -23,6 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--players", help="start a new game with these players (a,b,c)")
     parser.add_argument("--option", action="append", metavar="NAME=VALUE",
                         help="with --players: a game option (repeatable)")
+    parser.add_argument("--dealer", choices=("players", "digital"), default="players",
+                        help="with --players: who deals the secrets, the players from the box "
+                             "(default) or the service, shown on phones")
     add_ai_argument(parser)
     parser.set_defaults(run=run)
 
@@ -33,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
     service, _ = build_service(profile, data_dir(args.data), urls=urls)
     if args.players:
         players = parse_players(args.players)
-        service.new_game(players, parse_options(args.option), parse_ai(args.ai, players))
+        service.new_game(players, parse_options(args.option), parse_ai(args.ai, players),
+                         args.dealer)
     print(f"tabletop: {profile.name} on {', '.join(urls)}; "
           f"status page on http://{args.host}:{args.port}/")
     asyncio.run(serve(service, args.host, args.port))

@@ -16,6 +16,8 @@ import tempfile
 from pathlib import Path
 
 from controller.service import TableService
+from controller.table import DEALERS
+from controller.unresolved import UNRESOLVED
 from games.registry import get_game
 from simulator.autoplay import AutoplayBot
 from simulator.page import simulator_router
@@ -55,6 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--mistakes", type=float, default=0.1,
                         help="with --autoplay: share of actions done wrong first, then fixed")
     parser.add_argument("--option", action="append", metavar="NAME=VALUE")
+    parser.add_argument("--dealer", choices=DEALERS, default="players",
+                        help="who deals the secrets: the players from the box (default; the "
+                             "bots draw their own), or the service (a digital dealer)")
     add_ai_argument(parser)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
@@ -93,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="tabletop-sim-") as scratch:
         data = data_dir(args.data) if args.data else Path(scratch)
         asyncio.run(interactive(args.game, players, options, data, args.host, args.port, ai,
-                                scan_ms(args)))
+                                scan_ms(args), args.dealer))
     return 0
 
 
@@ -120,11 +125,11 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
 
 async def interactive(game_id: str, players: list[str], options: dict[str, str], data: Path,
                       host: str, port: int, ai: dict[str, int] | None = None,
-                      scan: float | str = "realistic") -> None:
+                      scan: float | str = "realistic", dealer: str = "players") -> None:
     table, service = virtual_service(game_id, data, scan_ms=scan)
     try:
         if not service.table.started:
-            service.new_game(players, options, ai)
+            service.new_game(players, options, ai, dealer)
         names = [f"{name} (AI)" if name in (ai or {}) else name for name in players]
         print(f"tabletop sim: {service.table.game.name} for {', '.join(names)}")
         print(f"  play with the mouse:  http://{host}:{port}/sim")
@@ -136,8 +141,9 @@ async def interactive(game_id: str, players: list[str], options: dict[str, str],
         table.close()
 
 
-async def settled(table: VirtualTable, service: TableService, timeout: float = 10.0) -> None:
-    """Wait until the service has judged exactly what lies on the virtual table."""
+async def settled(table: VirtualTable, service: TableService, timeout: float = 30.0) -> None:
+    """Wait until the service has judged exactly what lies on the virtual table (generous: a
+    board no dealing of the unseen draws explains costs a search of a few seconds)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
@@ -168,14 +174,14 @@ def _unsettled(table: VirtualTable, service: TableService, want: dict[str, str])
 
 @contextlib.asynccontextmanager
 async def running(game_id: str, data: Path, players, options, ai=None, scan="realistic",
-                  settle_ms: int | None = HEADLESS_SETTLE_MS):
+                  settle_ms: int | None = HEADLESS_SETTLE_MS, dealer: str = "players"):
     """A virtual table and its service, running, with a new game started (``settle_ms``
     None: the profile's settle time)."""
     table, service = virtual_service(game_id, data, settle_ms=settle_ms, scan_ms=scan)
     task = asyncio.create_task(service.run())
     try:
         await service.wait_connected(10)
-        service.new_game(list(players), dict(options), ai)
+        service.new_game(list(players), dict(options), ai, dealer)
         yield table, service
     finally:
         task.cancel()
@@ -217,7 +223,8 @@ def autoplay(args: argparse.Namespace) -> int:
             data = data_dir(args.data) if args.data else Path(scratch)
             results.append(asyncio.run(autoplay_one(game.id, players, options, data,
                                                     args.seed + number, args.mistakes, ai,
-                                                    scan_ms(args), settle_ms(args))))
+                                                    scan_ms(args), settle_ms(args),
+                                                    args.dealer)))
         progress(f"autoplay: {number + 1}/{args.games} games")
     progress_done()
     summary = {
@@ -229,6 +236,7 @@ def autoplay(args: argparse.Namespace) -> int:
         "moves": sum(r["moves"] for r in results),
         "mistakes_made": sum(r["mistakes"] for r in results),
         "mistakes_recovered": sum(r["mistakes"] for r in results if r["finished"]),
+        "service_draws": sum(r["service_draws"] for r in results),
         "scores_match": all(r["scores_match"] for r in results),
         "records_match": all(r["records_match"] for r in results),
         "ai": ai,
@@ -243,9 +251,11 @@ def autoplay(args: argparse.Namespace) -> int:
 async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                        mistakes: float, ai: dict[str, int] | None = None,
                        scan: float | str = "realistic",
-                       settle: int | None = HEADLESS_SETTLE_MS) -> dict:
+                       settle: int | None = HEADLESS_SETTLE_MS, dealer: str = "players") -> dict:
     ai_moves = 0
-    async with running(game_id, data, players, options, ai, scan, settle) as (table, service):
+    async with running(game_id, data, players, options, ai, scan, settle, dealer) as (
+            table, service):
+        digital = service.table.dealer == "digital"  # asked for, or an AI seat needs it
         async def drawn_by_the_service(index: int) -> str:
             """The secret draw the service made at ``index`` (it may still be handling the
             button press that led to it)."""
@@ -272,7 +282,8 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
         timing = HandToLight(table, service)
         bot = AutoplayBot(table, players, options, settle=lambda: settled(table, service),
                           seed=seed, mistake_rate=mistakes, settle_every="action",
-                          hidden_chance=drawn_by_the_service, decide=move_of_the_ai)
+                          hidden_chance=drawn_by_the_service if digital else None,
+                          decide=move_of_the_ai, show_secrets=not digital)
         result = await bot.play()
         for _ in range(500):  # a last button press (a silent last action) may still be handled
             if len(service.table.actions) >= len(result.record["actions"]):
@@ -283,8 +294,14 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
         for action in result.record["actions"]:
             replayed = game.apply(replayed, action)
         engine = game.score(replayed).to_json()["scores"]
-        table_scores = service.status().scores.scores
+        scores = service.status().scores
+        table_scores = scores.scores if scores is not None else None
+        known = service.table.actions
         return {**result.summary(), "seed": seed, "controller_scores": table_scores,
                 "ai_moves": ai_moves, "hand_to_light": timing.figures(),
+                "dealer": service.table.dealer, "service_draws": service.table.service_draws,
+                "unseen_draws": known.count(UNRESOLVED),
                 "scores_match": engine == table_scores,
-                "records_match": service.table.actions == result.record["actions"]}
+                "records_match": len(known) == len(result.record["actions"]) and all(
+                    mine in (UNRESOLVED, theirs)
+                    for mine, theirs in zip(known, result.record["actions"], strict=True))}

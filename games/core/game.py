@@ -314,6 +314,38 @@ class Game(ABC, Generic[State]):
         """
         return state
 
+    # -- secrets the players deal themselves (controller/unresolved.py) --------------------
+    reveal_site: ClassVar[str | None] = None
+    """Where a player lays secrets face up when the table asks for them (one of ``sites``)."""
+
+    def revealed_pieces(self, state: State, seat: int) -> tuple[str, ...]:
+        """The pieces ``seat`` lays on the reveal site when asked: its scored secrets (a
+        mission card, hidden score tiles), as piece ids. Games whose secrets are never scored
+        return nothing."""
+        return ()
+
+    players_deal: ClassVar[bool] = False
+    """The players may deal from the box: every draw the table cannot see is either never
+    scored or shown when ``needs_secrets`` asks for it. A game that has not said so gets the
+    digital dealer (a score is never computed from a guess)."""
+
+    def players_can_deal(self, options: Mapping[str, str]) -> bool:
+        """Can the players deal the secrets from the box with these options? Not where what
+        the table does next depends on a secret at once (then the digital dealer deals)."""
+        return self.players_deal
+
+    def needs_secrets(self, before: State, after: State) -> tuple[int, ...]:
+        """Seats whose ``revealed_pieces(before, seat)`` the score of ``after`` depends on (the
+        step scored a round or ended the game). Until they are shown the score is unknown."""
+        return ()
+
+    def withhold(self, view: dict[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+        """The public ``view`` while the secrets of ``seats`` are yet to be shown: what
+        depends on them is not known, and the table never shows a guess. By default the
+        score; games whose view shows more that depends on them override this."""
+        return {key: None if key in ("score", "scores") else value
+                for key, value in view.items()}
+
     @abstractmethod
     def sites(self, n_players: int) -> tuple[Site, ...]:
         """Every sensed site of the table for this many players."""

@@ -80,6 +80,7 @@ class HangingGardens(Game[HangingGardensState]):
 
     id = "hanging_gardens"
     name = "The Hanging Gardens"
+    players_deal = True  # see docs/games/hanging_gardens.md, "Who deals"
     min_players = 2
     max_players = 4
     secrets = (
@@ -814,6 +815,30 @@ class HangingGardens(Game[HangingGardensState]):
             *(f"hg:temple:{colour}" for colour in c.colours[:4]),
         )
 
+    # -- hidden extra tiles drawn from the box: shown on the reveal pad at the end ----------
+    reveal_site = "pad:reveal"
+
+    def revealed_pieces(self, state: HangingGardensState, seat: int) -> tuple[str, ...]:
+        kinds = self.components.kinds
+        return tuple(f"hg:tile:{kinds[kind]}" for kind, count in enumerate(state.extras[seat])
+                     for _ in range(count))
+
+    def withhold(self, view: dict[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+        """Until shown, a seat's hidden tiles are only a count, even at the end."""
+        names = [view["players"][seat] for seat in seats] if "players" in view else []
+        held = {name: {**tiles, "hidden": {"count": len(tiles["hidden"])}
+                       if name in names and isinstance(tiles["hidden"], list)
+                       else tiles["hidden"]}
+                for name, tiles in view["score_tiles_held"].items()}
+        return {**super().withhold(view, seats), "score_tiles_held": held}
+
+    def needs_secrets(self, before: HangingGardensState, after: HangingGardensState
+                      ) -> tuple[int, ...]:
+        """The final score counts the hidden extra tiles."""
+        if after.phase != "over" or before.phase == "over":
+            return ()
+        return tuple(seat for seat, extras in enumerate(before.extras) if any(extras))
+
     def copies(self) -> dict[str, int]:
         c = self.components
         tiles = {f"hg:tile:{kind}": count for kind, count in zip(c.kinds, c.kind_counts,
@@ -878,6 +903,9 @@ def _sites(components: Components, n_players: int) -> tuple[Site, ...]:
                     stacks=True,  # a card laid over cards: the covered tags stay there
                 )
             )
+    sites.append(Site("pad:reveal", middle + PITCH * 2.5, PITCH * (6.5 + 1.5 * c.tile_rows),
+                      "reveal pad: hidden extra tiles, face up, at the end",
+                      stacks=True, pile=True))
     return tuple(sites)
 
 

@@ -53,6 +53,7 @@ class OnTop(Game[OnTopState]):
 
     id = "on_top"
     name = "On Top"
+    players_deal = True  # see docs/games/on_top.md, "Who deals"
     min_players = 2
     max_players = 4
     options = (

@@ -51,6 +51,7 @@ from .state import RoundResult, TikiState, state_from_json, state_to_json
 class TikiTopple(Game[TikiState]):
     id = "tiki_topple"
     name = "Tiki Topple"
+    players_deal = True  # see docs/games/tiki_topple.md, "Who deals"
     min_players = 2
     max_players = 4
     secrets = (
@@ -490,7 +491,9 @@ class TikiTopple(Game[TikiState]):
 
     def sites(self, n_players: int) -> tuple[Site, ...]:
         stack = tuple(Site(f"stack:{i}", 0.0, float(i - 1), f"place {i}") for i in range(1, 10))
-        return (*stack, Site("pad:play", 2.0, 4.0, "play pad"))
+        return (*stack, Site("pad:play", 2.0, 4.0, "play pad"),
+                Site("pad:reveal", 2.0, 7.0, "reveal pad: missions, face up, to be scored",
+                     stacks=True, pile=True))
 
     def board(self, state: TikiState) -> dict[str, str]:
         board = {f"stack:{i}": f"tiki:{tiki}" for i, tiki in enumerate(state.stack, start=1)}
@@ -506,11 +509,41 @@ class TikiTopple(Game[TikiState]):
         return f"card:{_edition(state).colours[int(seat)]}:{kind}"
 
     def pieces(self) -> tuple[str, ...]:
+        """Tikis, action cards, and the mission cards (``mission:N``, tagged so that a mission
+        laid face up on the reveal pad is read: see ``revealed_pieces``)."""
         edition = load_edition("schmidt")
         kinds = sorted({kind for e in EDITIONS for kind in load_edition(e).cards})
-        return tuple(f"tiki:{tiki}" for tiki in edition.tikis) + tuple(
-            f"card:{colour}:{kind}" for colour in edition.colours for kind in kinds
-        )
+        most = max(len(load_edition(e, deck).missions) for e in EDITIONS for deck in DECKS)
+        return (tuple(f"tiki:{tiki}" for tiki in edition.tikis)
+                + tuple(f"card:{colour}:{kind}" for colour in edition.colours for kind in kinds)
+                + tuple(f"mission:{number}" for number in range(1, most + 1)))
+
+    # -- missions dealt from the box: shown on the reveal pad once the round is scored ------
+    reveal_site = "pad:reveal"
+
+    def revealed_pieces(self, state: TikiState, seat: int) -> tuple[str, ...]:
+        number = state.missions[seat]
+        return (f"mission:{number}",) if number else ()
+
+    def needs_secrets(self, before: TikiState, after: TikiState) -> tuple[int, ...]:
+        """The step that scored a round needs every mission of that round."""
+        if len(after.history) > len(before.history):
+            return tuple(range(len(before.players)))
+        return ()
+
+    def withhold(self, view: dict[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+        """Without the missions shown, neither the scores nor the missions of the rounds
+        played are known."""
+        hidden = {view["players"][seat] for seat in seats}
+        history = [{**result, "missions": {name: None if name in hidden else tikis
+                                          for name, tikis in result["missions"].items()}}
+                   for result in view["history"]]
+        return {**super().withhold(view, seats), "history": history}
+
+    def players_can_deal(self, options: Mapping[str, str]) -> bool:
+        """With end=35_points whether the game goes on depends on the missions at once: the
+        table must know them, so the digital dealer deals."""
+        return self.check_options(options)["end"] != "35_points"
 
     def render(self, state: TikiState, player: int | None) -> str:
         view = self.view(state, player)

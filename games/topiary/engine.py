@@ -40,6 +40,7 @@ class Topiary(Game[TopiaryState]):
 
     id = "topiary"
     name = "Topiary"
+    players_deal = True  # see docs/games/topiary.md, "Who deals"
     min_players = 2
     max_players = 4
     secrets = (

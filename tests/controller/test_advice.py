@@ -93,7 +93,7 @@ from hardware.leds import RecordingStrip
 profile = load_board("tiki_topple")
 with tempfile.TemporaryDirectory() as data:
     service, _ = build_service(profile, Path(data), urls=[data + "/no-hub"],
-                               strip=RecordingStrip(22), pin_factory=MockFactory())
+                               strip=RecordingStrip(24), pin_factory=MockFactory())
     print(service.advisor is not None, "open_spiel" in sys.modules)
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -296,7 +296,7 @@ def test_bench_hub_prints_the_scan_per_game(capsys) -> None:
     keys = {"game", "readers", "hubs", "field_classes", "scan_ms", "worst_seen_ms",
             "field_ma", "peak_ma"}
     assert all(keys <= set(row) for row in games.values())
-    assert games["hanging_gardens"]["readers"] == 234 and games["tiki_topple"]["readers"] == 10
+    assert games["hanging_gardens"]["readers"] == 235 and games["tiki_topple"]["readers"] == 11
     for row in games.values():
         assert row["worst_seen_ms"] > row["scan_ms"] > 0
         assert row["peak_ma"] >= row["field_ma"] > 0
@@ -332,3 +332,38 @@ def test_profile_schedule_prints_field_classes_the_firmware_takes(capsys, game: 
     positions = reader_layout(board.readers, where, board.radio)
     placed = tuple(tuple(r for r in members if r in positions) for members in slots)
     assert not clashes(placed, positions, board.radio)  # not even across hubs
+
+
+# -- bench referee-search: players dealing from the box (figures, never timed asserts) --
+
+def test_bench_referee_search_reports_the_searches_and_the_score_of_a_dealt_game(
+        capsys) -> None:
+    code, out, _ = run(capsys, "bench", "referee-search", "--game", "tiki_topple",
+                       "--games", "1", "--json")
+    assert code == 0
+    figures = json.loads(out)
+    assert figures["bench"] == "referee-search" and figures["games"] == 1
+    assert list(figures["referee_search"]) == ["tiki_topple"]
+    row = figures["referee_search"]["tiki_topple"]
+    assert row["players"] == 3 and row["games"] == 1 and row["completed"] == 1
+    assert row["failures"] == [] and row["score_mismatch_seeds"] == []
+    assert row["service_draws"] == 0 and row["scores_matched"] == 1
+    assert row["steps"] > 0 and row["unseen_draws"] > 0 and row["reveals"] > 0
+    assert row["searches"] > 0 and row["searches_gave_up"] == 0
+    assert 0 < row["search_applies_p50"] <= row["search_applies_p95"] <= row[
+        "search_applies_max"] <= row["search_budget"]
+    assert 0 < row["search_ms_p50"] <= row["search_ms_p95"] <= row["search_ms_max"]
+    assert 0 < row["step_ms_p50"] <= row["step_ms_p95"] <= row["step_ms_max"]
+
+
+def test_bench_referee_search_prints_a_table(capsys) -> None:
+    code, out, _ = run(capsys, "bench", "referee-search", "--game", "tiki_topple",
+                       "--games", "1")
+    assert code == 0
+    assert "applies p50" in out and "service draws" in out
+    assert out.splitlines()[-1].split()[0] == "tiki_topple"
+
+
+def test_bench_referee_search_refuses_an_unknown_game(capsys) -> None:
+    code, _, err = run(capsys, "bench", "referee-search", "--game", "chess")
+    assert code == 2 and "no game matches chess" in err

@@ -27,8 +27,10 @@ def stack_board(stack, pad=None):
 
 @pytest.fixture
 def table(tmp_path) -> Table:
+    """The digital dealer: the service draws the secrets (players dealing from the box:
+    test_unseen_draws.py)."""
     table = Table(GAME, Journal(tmp_path / "journal.sqlite3"), random.Random(1))
-    table.new_game(["anna", "ben"], {})
+    table.new_game(["anna", "ben"], {}, dealer="digital")
     return table
 
 
@@ -133,7 +135,7 @@ def test_a_journalled_game_resumes_exactly(tmp_path) -> None:
 
 def test_a_whole_game_through_the_table_scores_like_the_engine(tmp_path) -> None:
     table = Table(GAME, Journal(tmp_path / "j.sqlite3"), random.Random(3))
-    table.new_game(["anna", "ben"], {})
+    table.new_game(["anna", "ben"], {}, dealer="digital")
     rng = random.Random(8)
     while not GAME.is_terminal(table.state):
         action = random_step(GAME, table.state, rng)

@@ -96,7 +96,8 @@ def test_malformed_requests_change_nothing(client: TestClient, service) -> None:
 
 
 def test_each_player_sees_their_own_secrets_on_their_phone(client: TestClient, service) -> None:
-    client.post("/api/game", json={"players": ["anna", "ben"]}, headers=AUTH)
+    client.post("/api/game", json={"players": ["anna", "ben"], "dealer": "digital"},
+                headers=AUTH)
     service.tracker.snapshot({n: f"aabbcc{n:02x}" for n in range(9)}, now=0.0)
     service.hubs[0].seen = True  # as when the hub has sent this snapshot
     service.judge()  # stack built: the service deals missions and set-aside cards

@@ -1,4 +1,5 @@
-"""kill -9 the service at random points of a game; every accepted move survives the restart.
+"""kill -9 the service at random points of a game; every accepted move survives the restart,
+and so do the draws the players made unseen from the box (journalled as ``?``).
 
 The virtual table (real firmware, real pty behind a stable link) lives in this process; the
 service runs as `tabletop run` in a child process with a recording LED strip and mock pins.
@@ -90,6 +91,12 @@ def journalled(data: Path) -> list[str]:
         journal.close()
 
 
+def agrees(journalled: list[str], actions: list[str]) -> bool:
+    """The journal holds the players' actions, ``?`` where they drew unseen from the box."""
+    return len(journalled) <= len(actions) and all(
+        known in ("?", real) for known, real in zip(journalled, actions, strict=False))
+
+
 def wait_for(condition, timeout: float = 15.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -114,17 +121,19 @@ def test_kill_9_at_random_points_loses_no_accepted_move(tmp_path) -> None:
         service.start("--players", "anna,ben")
         resumes = []
         kills = 0
+        state, actions = GAME.initial(["anna", "ben"]), []  # the players' own game
         while kills < KILLS:
-            accepted = journalled(data)
-            state = GAME.initial(["anna", "ben"])
-            for action in accepted:
-                state = GAME.apply(state, action)
             if GAME.is_terminal(state):
                 break
-            count = len(accepted)
-            if Successors(GAME, state).hidden_chance:  # the service deals secrets itself
-                wait_for(lambda n=count: len(journalled(data)) > n)
+            if Successors(GAME, state).hidden_chance:  # a mission dealt from the box, unseen
+                action = GAME.sample_chance(state, rng)
+                state = GAME.apply(state, action)
+                actions.append(action)
                 continue
+            wait_for(lambda: len(journalled(data)) == len(actions))  # the table wrote its ?s
+            accepted = journalled(data)
+            assert agrees(accepted, actions)
+            count = len(accepted)
             if GAME.actor(state) == CHANCE:  # the stack: the players build one
                 action = GAME.sample_chance(state, rng)
             else:
@@ -142,12 +151,13 @@ def test_kill_9_at_random_points_loses_no_accepted_move(tmp_path) -> None:
             wait_for(lambda a=action, n=count: len(journalled(data)) > n
                      and journalled(data)[n] == a)
             wait_for(lambda: service.status().decision == "NoChange")
+            state = after
+            actions.append(action)
         assert kills == KILLS
         status = service.status()
         assert status.expected_board == status.observed_board
-        replayed = GAME.initial(["anna", "ben"])
-        for action in journalled(data):
-            replayed = GAME.apply(replayed, action)
+        assert "?" in journalled(data) and status.unseen_draws == journalled(data).count("?")
+        assert agrees(journalled(data), actions)
         assert status.moves == len(journalled(data))
         print(f"resume after kill -9: median {sorted(resumes)[len(resumes) // 2]:.2f} s, "
               f"max {max(resumes):.2f} s over {len(resumes)} kills")

@@ -46,10 +46,10 @@ def test_the_status_page_follows_a_game_live(browser, table, screenshot) -> None
     served.call(service.judge)
     page.goto(served.url)
     page.wait_for_function("document.getElementById('banner').textContent.startsWith('build')")
-    assert page.locator("svg#board g.site").count() == 10
+    assert page.locator("svg#board g.site").count() == 11  # nine stack places and two pads
     # no hub has sent a snapshot yet: the whole board is blind, and the page says why
     assert page.locator("#message").inner_text().startswith("Waiting for hub hub")
-    assert page.locator("svg#board g.site.blind").count() == 10
+    assert page.locator("svg#board g.site.blind").count() == 11
 
     readers = {n: uids[tiki] for n, tiki in enumerate(STACK)}
     served.call(lambda: lay(service, readers))
@@ -95,7 +95,7 @@ def test_unknown_tags_are_reported_on_the_page(browser, table) -> None:
 
 def test_a_player_claims_a_seat_and_sees_only_their_secrets(browser, table, screenshot) -> None:
     service, served, uids = table
-    served.call(lambda: service.table.new_game(["anna", "ben"], {}))
+    served.call(lambda: service.table.new_game(["anna", "ben"], {}, dealer="digital"))
     served.call(lambda: lay(service, {n: uids[tiki] for n, tiki in enumerate(STACK)}))
     phone = browser.new_page(viewport={"width": 390, "height": 844})
     phone.goto(f"{served.url}/player")
@@ -178,7 +178,7 @@ def test_the_page_starts_an_ai_game_shows_its_move_and_gives_hints(browser, tabl
 def test_a_private_hint_shows_only_on_the_players_phone(browser, table) -> None:
     pytest.importorskip("pyspiel", reason="the AI needs OpenSpiel: pip install '.[ai]'")
     service, served, uids = table
-    served.call(lambda: service.table.new_game(["anna", "ben"], {}))  # Schmidt: secret hands
+    served.call(lambda: service.table.new_game(["anna", "ben"], {}, dealer="digital"))  # Schmidt
     served.call(lambda: lay(service, {n: uids[tiki] for n, tiki in enumerate(STACK)}))
     ben = browser.new_page(viewport={"width": 390, "height": 844})
     ben.goto(f"{served.url}/player")

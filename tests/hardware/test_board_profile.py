@@ -18,7 +18,7 @@ from hardware.profile import (
 )
 
 TIKI = PROFILES_DIR / "tiki_topple.toml"
-TIKI_SITES = [f"stack:{i}" for i in range(1, 10)] + ["pad:play"]
+TIKI_SITES = [f"stack:{i}" for i in range(1, 10)] + ["pad:play", "pad:reveal"]
 
 
 def base() -> dict[str, Any]:
@@ -71,7 +71,7 @@ MISTAKES = [
     ("readers/9", DELETE, "sites of this game with no reader: pad:play"),
     ("readers", {}, "no readers"),
     ("leds/sites/stack:2", [1], "LED 1 already lights 'stack:1'"),
-    ("leds/sites/stack:2", [99], "LED 99 is outside the strip (count = 22)"),
+    ("leds/sites/stack:2", [99], "LED 99 is outside the strip (count = 24)"),
     ("leds/sites/stack:2", [], "must be a non-empty list"),
     ("leds/sites/grid:1:1", [0], "no reader watches this site"),
     ("leds/driver", "ws2812", "'ws2812' is not one of neopixel"),
@@ -100,10 +100,10 @@ MISTAKES = [
 
 
 def two_hubs(*readers: list[Any], **changes: Any) -> dict[str, Any]:
-    """The Tiki Topple profile on two hubs (readers 0-4 and 5-9 unless given)."""
+    """The Tiki Topple profile on two hubs (readers 0-4 and 5-10 unless given)."""
     data = copy.deepcopy(base())
     url = data.pop("hub")["url"]
-    first, second = readers or (["0-4"], [5, 6, 7, 8, 9])
+    first, second = readers or (["0-4"], [5, 6, 7, 8, 9, 10])
     data["hubs"] = [{"name": "left", "url": url + "-left", "readers": first},
                     {"name": "right", "url": url + "-right", "readers": second,
                      "unique_id": "e6614c311b7a2f2c"}]
@@ -113,19 +113,19 @@ def two_hubs(*readers: list[Any], **changes: Any) -> dict[str, Any]:
 
 
 def test_several_hubs_each_scan_their_readers_in_their_own_order() -> None:
-    profile = parse_profile(two_hubs(["0-4"], [9, "5-8"]), TIKI, TIKI_SITES)
+    profile = parse_profile(two_hubs(["0-4"], [9, "5-8", 10]), TIKI, TIKI_SITES)
     left, right = profile.hubs
     assert (left.name, left.readers, left.unique_id) == ("left", (0, 1, 2, 3, 4), None)
-    assert right.readers == (9, 5, 6, 7, 8) and right.unique_id == "e6614c311b7a2f2c"
+    assert right.readers == (9, 5, 6, 7, 8, 10) and right.unique_id == "e6614c311b7a2f2c"
     assert profile.hub is left and profile.hub_of(9) is right
     single = parse_profile(base(), TIKI, TIKI_SITES)
-    assert single.hub.readers == tuple(range(10)) and single.hub.name == "hub"
+    assert single.hub.readers == tuple(range(11)) and single.hub.name == "hub"
 
 
 HUB_MISTAKES = [
-    (two_hubs(["0-4"], ["5-8"]), "readers no hub scans: 9"),
-    (two_hubs(["0-5"], ["5-9"]), "reader 5 is also on hub 'left'"),
-    (two_hubs(["0-4"], ["5-9", 12]), "reader 12 is not in [readers]"),
+    (two_hubs(["0-4"], ["5-8", 10]), "readers no hub scans: 9"),
+    (two_hubs(["0-5"], ["5-10"]), "reader 5 is also on hub 'left'"),
+    (two_hubs(["0-4"], ["5-10", 12]), "reader 12 is not in [readers]"),
     (two_hubs(["0-4"], ["9-5"]), "'9-5' runs backwards"),
     (two_hubs(["0-4"], ["five"]), "list reader numbers or runs"),
     (two_hubs(["0-4"], []), "a hub needs at least one reader"),

@@ -93,7 +93,7 @@ def test_frames_on_the_pty_decode_with_the_host_codec() -> None:
 
 def test_link_sees_hello_self_test_tags_and_snapshots(table: VirtualTable, watch) -> None:
     async def body(w) -> None:
-        assert w.of(LinkUp)[0].hello.reader_count == 10
+        assert w.of(LinkUp)[0].hello.reader_count == 11
         await w.until(lambda: w.of(SelfTest) and w.of(Snapshot))
         assert all(c.status == ReaderStatus.OK for c in w.of(SelfTest)[0].readers)
         table.put("tiki:nani", "stack:4")
@@ -186,7 +186,7 @@ def test_dead_reader_fails_self_test_and_faults_while_running(make_table, watch)
         await w.until(lambda: w.of(SelfTest))
         checks = w.of(SelfTest)[0].readers
         assert checks[6].status == ReaderStatus.NO_RESPONSE
-        assert [c.status for i, c in enumerate(checks) if i != 6] == [ReaderStatus.OK] * 9
+        assert [c.status for i, c in enumerate(checks) if i != 6] == [ReaderStatus.OK] * 10
         table.kill_reader("stack:7", dead=False)  # reseated: the firmware's retry finds it
         await w.until(lambda: ReaderFault(6, ReaderStatus.OK) in w.events)
         table.put("tiki:kapu", "stack:7")
@@ -257,7 +257,7 @@ def test_realistic_scan_timing_follows_the_hardware_model(make_table) -> None:
 
     table = make_table(scan_ms="realistic")
     schedule = table.hub.schedule
-    assert schedule is not None and len(schedule) == 4  # Tiki Topple's 10 readers
+    assert schedule is not None and len(schedule) == 4  # Tiki Topple's 11 readers
     radio = table.profile.radio
     empty = scheduled_scan(schedule, {}, radio).scan_ms
     assert table.hub.scan_period_ms() == pytest.approx(empty)
@@ -269,7 +269,7 @@ def test_realistic_scan_timing_follows_the_hardware_model(make_table) -> None:
 
     unscheduled = make_table(scan_ms="realistic", field_schedule=False)
     assert unscheduled.hub.schedule is None
-    assert unscheduled.hub.scan_period_ms() == pytest.approx(unscheduled_scan_ms(10, {}))
+    assert unscheduled.hub.scan_period_ms() == pytest.approx(unscheduled_scan_ms(11, {}))
 
 
 @pytest.mark.parametrize("scan_ms", [0, 5000, "fast"])

@@ -39,8 +39,8 @@ def test_the_assumed_deck_is_balanced_between_the_motifs() -> None:
 
 
 def test_the_sites_stay_within_what_a_hub_can_read() -> None:
-    assert len(GAME.sites(4)) == 4 + 6 + 4 * 56
-    assert len(GAME.sites(2)) == 4 + 6 + 2 * 56
+    assert len(GAME.sites(4)) == 4 + 6 + 4 * 56 + 1  # and the reveal pad
+    assert len(GAME.sites(2)) == 4 + 6 + 2 * 56 + 1
     assert len({site.id for site in GAME.sites(4)}) == len(GAME.sites(4))
 
 

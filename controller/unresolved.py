@@ -1,0 +1,343 @@
+"""Secret draws the players make themselves: written down as unresolved, never guessed at.
+
+Players shuffle and deal their own cards. A chance step that leaves the board as it was (a
+mission dealt face down, a card drawn into a hand) is one the table cannot see: the journal
+writes ``?`` for it, and every outcome consistent with all that was seen since stays possible.
+
+The referee still needs one concrete state to compute successors from, so the table keeps a
+*working resolution*: some outcome for every ``?`` that explains everything seen so far. It is
+never shown as knowledge. When the table shows something it cannot explain (a card the working
+hand lacks), ``explain`` looks for another resolution that does: a limited-discrepancy search
+(``resolve``) that replays the history with candidate outcomes, changing as few working ones
+as it can, latest first, pruned as soon as a known step is illegal, an unseen draw would have
+changed the board, or a secret shown since disagrees. None within the budget means no way of
+dealing the box explains the table, and the step is refused. It uses only the engine contract
+(``legal_actions``, ``apply``, ``board``, ``view`` and the reveal hooks), so it works the same
+for every game; the service runs it off its event loop.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core.errors import GameError
+from games.core.game import Game
+
+UNRESOLVED = "?"
+"""A chance step whose outcome the table did not see (the journal's text for it)."""
+SEARCH_BUDGET = 80_000
+"""Engine ``apply`` calls all the searches for one board may make together (figures in
+docs/performance.md); past it the search gives up and the step is refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Seat ``seat`` showed ``pieces`` on the reveal pad: its secrets as they were before step
+    ``step`` (``Game.revealed_pieces`` of that state)."""
+
+    step: int
+    seat: int
+    pieces: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pieces", tuple(sorted(self.pieces)))
+
+    def holds_in(self, game: Game[Any], state: Any) -> bool:
+        return tuple(sorted(game.revealed_pieces(state, self.seat))) == self.pieces
+
+    def may_hold_later(self, game: Game[Any], state: Any) -> bool:
+        """Before ``step``: the seat holds no secret that is not among the pieces shown (a
+        seat's revealed pieces only grow until they are scored: ``Game.revealed_pieces``)."""
+        return within(game.revealed_pieces(state, self.seat), self.pieces)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "seat": self.seat, "pieces": list(self.pieces)}
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """One outcome for every ``?``: the full actions and the states they pass through."""
+
+    actions: tuple[str, ...]
+    states: tuple[Any, ...]
+    """``states[0]`` is the state before ``actions[0]``; one more state than actions."""
+
+
+@dataclass(slots=True)
+class SearchCost:
+    """What one search spent (``tabletop bench referee-search`` reports it)."""
+
+    applies: int = 0
+    gave_up: bool = False
+    seconds: float = 0.0
+
+
+@dataclass(slots=True)
+class _Frame:
+    index: int
+    state: Any
+    allowance: int
+    """How many more draws may differ from the working resolution below this frame."""
+    options: list[str] | None = None
+    preferred: bool = False
+    """``options[0]`` is the working resolution's outcome (the others cost one)."""
+    tried: int = 0
+    board: Mapping[str, str] | None = None
+    """Before an unseen draw: the board, which its outcome must leave as it is."""
+
+
+@dataclass(slots=True)
+class _Search:
+    game: Game[Any]
+    steps: Sequence[str]
+    reveals: Mapping[int, list[Reveal]]
+    goal: Callable[[Any], bool] | None
+    windows: Sequence[tuple[int, Reveal]]
+    """(first step, reveal): from that step on the seat's pieces only grow into the reveal's,
+    so a draw that gives it another piece is cut off at once, not when the reveal comes."""
+    prefer: Sequence[str] | None
+    changeable: Collection[int] | None
+    """The ``?`` steps whose working outcome may change (None: every one)."""
+    rng: random.Random
+    budget: int
+    cost: SearchCost = field(default_factory=SearchCost)
+    failed: dict[tuple[int, Any], int] = field(default_factory=dict)
+    """(step, state) -> the largest allowance that found nothing from there."""
+
+    def fits(self, index: int, state: Any) -> bool:
+        """Does this state agree with what was seen at ``index`` (the secrets shown)?"""
+        if not all(reveal.holds_in(self.game, state) for reveal in self.reveals.get(index, ())):
+            return False
+        return all(reveal.may_hold_later(self.game, state)
+                   for first, reveal in self.windows if first <= index < reveal.step)
+
+    def options(self, frame: _Frame) -> list[str]:
+        step = self.steps[frame.index]
+        if step != UNRESOLVED:
+            return [step]
+        outcomes = list(self.game.legal_actions(frame.state))
+        self.rng.shuffle(outcomes)
+        frame.board = self.game.board(frame.state)
+        preferred = self.prefer[frame.index] if self.prefer is not None else None
+        if preferred in outcomes:
+            if self.changeable is not None and frame.index not in self.changeable:
+                return [preferred]
+            outcomes.remove(preferred)
+            outcomes.insert(0, preferred)  # keep what already explained the table
+            frame.preferred = True
+        return outcomes
+
+    def _goal_cost(self, state: Any) -> int:
+        """A goal check builds the state's successors: one apply each."""
+        return 1 if self.game.is_terminal(state) else len(self.game.legal_actions(state))
+
+    def charge(self, applies: int) -> bool:
+        self.cost.applies += applies
+        if self.cost.applies > self.budget:
+            self.cost.gave_up = True
+        return not self.cost.gave_up
+
+    def run(self, start: int, state: Any, allowance: int) -> Resolution | None:
+        """Depth first from ``start``, changing at most ``allowance`` working outcomes."""
+        frames = [_Frame(start, state, allowance)]
+        while frames and not self.cost.gave_up:
+            frame = frames[-1]
+            key = _key(frame.index, frame.state)
+            if frame.options is None:
+                if (key is not None and self.failed.get(key, -1) >= frame.allowance) or not (
+                        self.fits(frame.index, frame.state)):
+                    frames.pop()
+                    continue
+                if frame.index == len(self.steps):
+                    if self.goal is None or (self.charge(self._goal_cost(frame.state))
+                                             and self.goal(frame.state)):
+                        return Resolution(
+                            tuple(f.options[f.tried - 1] for f in frames[:-1] if f.options),
+                            tuple(f.state for f in frames))
+                    self._fail(key, frame.allowance)
+                    frames.pop()
+                    continue
+                frame.options = self.options(frame)
+            cost = int(frame.preferred and frame.tried > 0)
+            if frame.tried == len(frame.options) or frame.allowance < cost:
+                self._fail(key, frame.allowance)
+                frames.pop()
+                continue
+            action = frame.options[frame.tried]
+            frame.tried += 1
+            if not self.charge(1):
+                break
+            try:
+                after = self.game.apply(frame.state, action)
+            except GameError:
+                continue  # this world's hand could not have made that step
+            if frame.board is not None and self.game.board(after) != frame.board:
+                continue  # an unseen draw leaves the table as it was
+            frames.append(_Frame(frame.index + 1, after, frame.allowance - cost))
+        return None
+
+    def _fail(self, key: tuple[int, Any] | None, allowance: int) -> None:
+        if key is not None:
+            self.failed[key] = max(allowance, self.failed.get(key, -1))
+
+
+def _window(game: Game[Any], states: Sequence[Any], reveal: Reveal) -> int:
+    """The first step from which the seat holds pieces up to the reveal without a gap (how
+    many it holds is public, so any resolution tells)."""
+    first = reveal.step
+    while first > 0 and game.revealed_pieces(states[first - 1], reveal.seat):
+        first -= 1
+    return first
+
+
+def within(part: Sequence[str], whole: Sequence[str]) -> bool:
+    """Is ``part`` a sub-multiset of ``whole``?"""
+    rest = list(whole)
+    for piece in part:
+        if piece not in rest:
+            return False
+        rest.remove(piece)
+    return True
+
+
+def _key(index: int, state: Any) -> tuple[int, Any] | None:
+    try:
+        hash(state)
+    except TypeError:
+        return None
+    return (index, state)
+
+
+def resolve(
+    game: Game[Any],
+    initial: Any,
+    steps: Sequence[str],
+    *,
+    reveals: Sequence[Reveal] = (),
+    goal: Callable[[Any], bool] | None = None,
+    working: Resolution | None = None,
+    prefer: Sequence[str | None] | None = None,
+    rng: random.Random | None = None,
+    budget: int = SEARCH_BUDGET,
+    max_changes: int | None = None,
+    changeable: Collection[int] | None = None,
+) -> tuple[Resolution | None, SearchCost]:
+    """Some outcome for every ``?`` in ``steps`` that explains everything seen.
+
+    ``reveals``: secrets shown since; ``goal``: what the final state must also satisfy (the
+    board on the table now is one of its steps). ``working``: the resolution that explained
+    the table so far. The search is a limited-discrepancy search around it: first every
+    resolution that changes one of its outcomes (the latest draws first), then two, and so
+    on; a new card on the table usually needs one draw to have been another. ``prefer``: the
+    outcomes to keep without a working resolution (a restart reads the journal's);
+    ``max_changes``: change no more of them than this; ``changeable``: only the outcomes of
+    these steps. Returns None (and the cost) if there is none or the budget ran out.
+    """
+    began = time.perf_counter()
+    rng = rng or random.Random(0)
+    by_step: dict[int, list[Reveal]] = {}
+    for reveal in reveals:
+        by_step.setdefault(reveal.step, []).append(reveal)
+    if reveals and working is None:  # windows need one resolution: any, ignoring the reveals
+        working, cost = resolve(game, initial, steps, prefer=prefer, rng=rng, budget=budget)
+        if working is None:
+            return None, cost
+        budget -= cost.applies
+    windows = [(_window(game, working.states, reveal), reveal) for reveal in reveals
+               ] if working is not None else []
+    outcomes = working.actions if working is not None else prefer
+    search = _Search(game, steps, by_step, goal, windows, outcomes, changeable, rng, budget)
+    start, state = 0, initial
+    if working is not None:
+        start = next((i for i, step in enumerate(steps) if step == UNRESOLVED), len(steps))
+        start = min([start, *by_step])
+        state = working.states[start]
+    found = None
+    most = steps.count(UNRESOLVED) if max_changes is None else max_changes
+    for allowance in range(most + 1 if outcomes is not None else 1):
+        found = search.run(start, state, allowance)
+        if found is not None or search.cost.gave_up:
+            break
+    if found is not None and working is not None:
+        found = Resolution(working.actions[:start] + found.actions,
+                           working.states[:start] + found.states)
+    search.cost.seconds = time.perf_counter() - began
+    return found, search.cost
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """A board the working resolution cannot explain, with all a search needs: pure data, so
+    the service can solve it off its event loop (``explain``) while the hubs are read on."""
+
+    game: Game[Any]
+    known: tuple[str, ...]
+    reveals: tuple[Reveal, ...]
+    working: Resolution
+    board: Mapping[str, str]
+    earlier: tuple[Mapping[str, str], ...]
+    under_way: bool
+    """The working resolution reads the board as a step under way (else as a mistake)."""
+    mine: frozenset[int]
+    """The unseen draws that went to the player on turn (``owners``): tried first."""
+    seed: int
+
+    @property
+    def key(self) -> tuple[int, int, frozenset[tuple[str, str]]]:
+        return (len(self.known), len(self.reveals), frozenset(self.board.items()))
+
+
+def owners(game: Game[Any], state: Any) -> frozenset[int]:
+    """The seats that see the outcome of the draw at ``state`` (their private view differs
+    between two outcomes): a card drawn into a hand is its owner's."""
+    outcomes = game.legal_actions(state)
+    if len(outcomes) < 2:
+        return frozenset()
+    one, other = (game.apply(state, outcome) for outcome in outcomes[:2])
+    return frozenset(seat for seat in range(len(game.players(state)))
+                     if game.view(one, seat) != game.view(other, seat))
+
+
+def explain(puzzle: Puzzle) -> tuple[Resolution | None, list[SearchCost]]:
+    """Is there a way of dealing under which the board is a whole step? First among the draws
+    of the player on turn (their hand is what their move shows), two changed at most; then
+    among all draws (the pile they came from is shared): briefly if the board reads as a step
+    under way (which it may well just be), else at length; and failing a whole step, a short
+    search for any reading but a mistake (a step under way, a take-back)."""
+    from .referee import Accept, Choose, Discrepancy, Successors, decide
+
+    game = puzzle.game
+
+    def reading(state: Any) -> Any:
+        if game.is_terminal(state):
+            return None
+        return decide(Successors(game, state), puzzle.board, puzzle.earlier)
+
+    def whole_step(state: Any) -> bool:
+        return isinstance(reading(state), (Accept, Choose))
+
+    def no_mistake(state: Any) -> bool:
+        found = reading(state)
+        return found is not None and not isinstance(found, Discrepancy)
+
+    short = {"budget": SEARCH_BUDGET // 8, "max_changes": 2}
+    passes: list[tuple[Callable[[Any], bool], dict[str, Any]]] = [
+        (whole_step, {**short, "changeable": puzzle.mine})]
+    if puzzle.under_way:
+        passes += [(whole_step, short)]
+    else:
+        passes += [(whole_step, {"budget": SEARCH_BUDGET * 3 // 4}),
+                   (no_mistake, {"budget": SEARCH_BUDGET // 8, "max_changes": 1})]
+    costs = []
+    for goal, limits in passes:
+        found, cost = resolve(game, puzzle.working.states[0], puzzle.known,
+                              reveals=puzzle.reveals, goal=goal, working=puzzle.working,
+                              rng=random.Random(puzzle.seed), **limits)
+        costs.append(cost)
+        if found is not None:
+            return found, costs
+    return None, costs
