@@ -43,6 +43,10 @@ from .tracker import Tracker
 from .unresolved import Puzzle, explain
 
 log = logging.getLogger(__name__)
+UNDER_WAY_PAUSE = 1.0
+"""Seconds a board read as a step under way must stay as it is before the table searches for
+a dealing under which it is a whole step (two payment cards laid one after the other must not
+be taken for a one-card payment some other hand could make)."""
 ANIMATION_HZ = 20
 FLICKER_SCANS = 1.5
 """A tag missed and read again within this many scans was missed, not lifted and put back."""
@@ -353,6 +357,12 @@ class TableService:
         self._search_task = loop.create_task(self._solve(puzzle), name="search")
 
     async def _solve(self, puzzle: Puzzle) -> None:
+        if puzzle.under_way:  # a hand may be mid-step: only a board left still is searched
+            await asyncio.sleep(UNDER_WAY_PAUSE)
+            if self.table.puzzle is None or self.table.puzzle.key != puzzle.key:
+                self._considering = None
+                self.judge()
+                return
         try:
             found, costs = await asyncio.to_thread(explain, puzzle)
         except Exception:  # a search failing must not stop the table

@@ -27,6 +27,8 @@ from typing import Any
 from games.core.errors import GameError
 from games.core.game import Game
 
+from .referee import Accept, Choose, Discrepancy, Successors, decide
+
 UNRESOLVED = "?"
 """A chance step whose outcome the table did not see (the journal's text for it)."""
 SEARCH_BUDGET = 80_000
@@ -308,8 +310,6 @@ def explain(puzzle: Puzzle) -> tuple[Resolution | None, list[SearchCost]]:
     among all draws (the pile they came from is shared): briefly if the board reads as a step
     under way (which it may well just be), else at length; and failing a whole step, a short
     search for any reading but a mistake (a step under way, a take-back)."""
-    from .referee import Accept, Choose, Discrepancy, Successors, decide
-
     game = puzzle.game
 
     def reading(state: Any) -> Any:
