@@ -119,8 +119,8 @@ class Table:
         names = [f"{name} (AI)" if seat in seats else name for seat, name in enumerate(players)]
         self.log("game", f"new game of {self.game.name}: {', '.join(names)}")
         if chosen != dealer:
-            self.log("game", "the table deals the secrets: with an AI seat or these options it "
-                             "must know them")
+            self.log("game", "the table deals the secrets (an AI seat, these options or this "
+                             "game need it)")
         self._draw_hidden_chance()
         self.decision = self._unseen_choice()
 

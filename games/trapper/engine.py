@@ -69,7 +69,7 @@ class Trapper(Game[TrapperState]):
 
     id = "trapper"
     name = "Trapper"
-    players_deal = True  # see docs/games/trapper.md, "Who deals"
+    players_deal = False  # not yet: see docs/games/trapper.md, "Who deals"
     min_players = 2
     max_players = 4
     secrets = (
