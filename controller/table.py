@@ -288,12 +288,12 @@ class Table:
         """What the table cannot explain now, if a search might: only with unseen draws, and
         once per board and position."""
         if UNRESOLVED not in self.history.known or not isinstance(
-                decision, (Discrepancy, InProgress)):
+                decision, (Discrepancy, InProgress, TakeBack)):
             return None
         puzzle = Puzzle(self.game, tuple(self.history.known), tuple(self.reveals),
                         self._working(), dict(board),
                         tuple(self.history.earlier_boards(MAX_TAKE_BACK)),
-                        isinstance(decision, InProgress),
+                        not isinstance(decision, Discrepancy),
                         self._draws_seen_by(self.game.actor(self.state)), self._seed())
         return None if puzzle.key in self._unexplained else puzzle
 

@@ -283,7 +283,8 @@ class Puzzle:
     board: Mapping[str, str]
     earlier: tuple[Mapping[str, str], ...]
     under_way: bool
-    """The working resolution reads the board as a step under way (else as a mistake)."""
+    """The working resolution reads the board as a step under way or an earlier position (a
+    take-back offer), not as a mistake: a short search, once the board has stayed still."""
     mine: frozenset[int]
     """The unseen draws that went to the player on turn (``owners``): tried first."""
     seed: int

@@ -236,3 +236,22 @@ def test_a_game_whose_draws_players_cannot_deal_yet_has_the_digital_dealer(tmp_p
     table.new_game(["anna", "ben"], {})
     assert table.dealer == "digital"
     assert "the table deals the secrets" in table.events[-1].text
+
+
+def test_a_possible_card_that_restores_an_earlier_board_is_a_move_not_a_take_back(
+        tmp_path) -> None:
+    """Anna's second up1 leaves the stack as it was two moves ago. The working resolution
+    had set an up1 aside, so it read the board as a take-back offer; another dealing makes it
+    her move, which is what it was."""
+    table = Table(TIKI, Journal(tmp_path / "j.sqlite3"), random.Random(0))  # guesses up1 aside
+    table.new_game(["anna", "ben"], {})
+    played = ["build akamai nui lokahi kapu hookipa eepo huhu wikiwiki nani", "mission 9",
+              "mission 21", "aside puh wiki", "aside puh toast", "up2 nani",
+              "wiki nui wikiwiki", "topple akamai", "up3 eepo", "up1 nui", "up1 hookipa",
+              "up1 kapu"]
+    state = TIKI.initial(["anna", "ben"])
+    for action in played:
+        state = TIKI.apply(state, action)
+        table.observe(TIKI.board(state))
+    assert table.actions[-1] == "up1 kapu" and len(table.actions) == len(played)
+    assert isinstance(table.decision, NoChange)
