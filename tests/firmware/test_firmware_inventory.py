@@ -28,21 +28,25 @@ STACK = ["04a1b2c3", "04112233445566", "04112233445577", "0411223344ff66", "8811
 """A 4-byte UID and three 7-byte ones differing only in their last bits (long anticollision
 walks), plus a 4-byte UID starting with 0x88 like a cascade tag."""
 
-
-def test_a_stack_of_tags_is_read_whole_and_then_cheaply(
-    micropython: Callable[[str], Any],
-) -> None:
-    out = micropython(SETUP + f"""
+STACK_LAID = SETUP + f"""
 chip = VirtualChip()
 r = reader(chip)
 for uid in {STACK!r}:
     chip.put(ready_tag(unhexlify(uid)))
+"""
+"""One reader with every tag of ``STACK`` in its field."""
+
+
+def test_a_stack_of_tags_is_read_whole_and_then_cheaply(
+    micropython: Callable[[str], Any],
+) -> None:
+    out = micropython(STACK_LAID + """
 first = r.inventory()
 states = sorted(t.state for t in chip.field.tags)
 before = chip.transceives
 again = r.inventory(tuple(first))
-report({{'first': sorted(hx(u) for u in first), 'again': sorted(hx(u) for u in again),
-        'states': states, 'known_cost': chip.transceives - before, 'new_cost': before}})
+report({'first': sorted(hx(u) for u in first), 'again': sorted(hx(u) for u in again),
+        'states': states, 'known_cost': chip.transceives - before, 'new_cost': before})
 """)
     assert out["first"] == out["again"] == sorted(STACK)
     assert out["states"] == ["HALT"] * 5  # every tag read was halted
@@ -109,11 +113,7 @@ report([sorted(hx(u) for u in first), sorted(hx(u) for u in r.inventory(tuple(fi
 def test_checking_yields_once_a_frame_and_finds_what_check_finds(
     micropython: Callable[[str], Any],
 ) -> None:
-    out = micropython(SETUP + f"""
-chip = VirtualChip()
-r = reader(chip)
-for uid in {STACK!r}:
-    chip.put(ready_tag(unhexlify(uid)))
+    out = micropython(STACK_LAID + """
 known = tuple(r.inventory())
 chip.field.tags.pop()  # one tag taken away
 before = chip.transceives
@@ -127,8 +127,8 @@ while True:
         present = done.value
         break
 frames = chip.transceives - before
-report({{'present': sorted(hx(u) for u in present), 'check': sorted(hx(u) for u in r.check(known)),
-        'yields': yields, 'frames': frames}})
+report({'present': sorted(hx(u) for u in present), 'check': sorted(hx(u) for u in r.check(known)),
+        'yields': yields, 'frames': frames})
 """)
     assert out["present"] == out["check"] and len(out["present"]) == 4
     assert out["yields"] == out["frames"]  # it hands over while every frame is on the air
