@@ -49,6 +49,7 @@ from .unresolved import (
     explain,
     owners,
     resolve,
+    secrets_owed,
     within,
 )
 
@@ -329,13 +330,7 @@ class Table:
             return []
         key = (len(self.actions), len(self.reveals))
         if self._pending is None or self._pending[0] != key:
-            shown = {(reveal.step, reveal.seat) for reveal in self.reveals}
-            states = self.states
-            pending = [(step, seat) for step in range(len(self.actions))
-                       for seat in self.game.needs_secrets(states[step], states[step + 1])
-                       if (step, seat) not in shown
-                       and self.game.revealed_pieces(states[step], seat)]
-            self._pending = (key, pending)
+            self._pending = (key, secrets_owed(self.game, self.states, self.reveals))
         return self._pending[1]
 
     @property

@@ -187,6 +187,16 @@ class _Search:
             self.failed[key] = max(allowance, self.failed.get(key, -1))
 
 
+def secrets_owed(game: Game[Any], states: Sequence[Any], reveals: Sequence[Reveal]
+                 ) -> list[tuple[int, int]]:
+    """(step, seat) of the secrets a score waits for and nobody has shown yet, oldest first:
+    each step whose ``needs_secrets`` names a seat holding ``revealed_pieces`` then."""
+    shown = {(reveal.step, reveal.seat) for reveal in reveals}
+    return [(step, seat) for step in range(len(states) - 1)
+            for seat in game.needs_secrets(states[step], states[step + 1])
+            if (step, seat) not in shown and game.revealed_pieces(states[step], seat)]
+
+
 def _window(game: Game[Any], states: Sequence[Any], reveal: Reveal) -> int:
     """The first step from which the seat holds pieces up to the reveal without a gap (how
     many it holds is public, so any resolution tells)."""

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.table import RESUME_BUDGET
-from controller.unresolved import UNRESOLVED, Reveal, resolve
+from controller.unresolved import UNRESOLVED, Reveal, resolve, secrets_owed
 from games.core.errors import IllegalAction
 from games.registry import get_game
 
@@ -56,10 +56,8 @@ def run(args: argparse.Namespace) -> int:
             except IllegalAction as error:
                 raise UserError(f"action {index} {action!r} is illegal: {error}") from None
     state = states[-1]
-    shown = {(reveal.step, reveal.seat) for reveal in reveals}
-    waiting = sorted({seat for step in range(len(actions)) if UNRESOLVED in actions
-                      for seat in game.needs_secrets(states[step], states[step + 1])
-                      if (step, seat) not in shown and game.revealed_pieces(states[step], seat)})
+    waiting = sorted({seat for _, seat in secrets_owed(game, states, reveals)}
+                     ) if UNRESOLVED in actions else []
     view = game.view(state, None)
     result: dict[str, Any] = {
         "actions": len(actions),
