@@ -23,3 +23,7 @@ class AiUnavailable(NothingToConfirm):
 
 class SeatNotHeld(PermissionError):
     """A phone asked for a seat's private view without that seat's token (403)."""
+
+
+class WrongSeatCode(PermissionError):
+    """A phone gave a wrong code for a seat it tried to claim (403)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from hardware.link import LinkDown, LinkUp
+from hardware.link import TOO_NOISY, LinkDown, LinkHealth, LinkUp
 from hardware.protocol import Heartbeat, ReaderFault, SelfTest, Snapshot
 
 from . import status as report
@@ -82,4 +82,14 @@ class HardwareHealth:
             reconnects=health.reconnects, last_error=health.refused or health.last_error,
             firmware=hello.firmware_version if hello else None,
             scan_ms=round(hub.period * 1000, 1) if hub.last_beat is not None else None,
-            heartbeat=self.heartbeats.get(hub.name))
+            heartbeat=self.heartbeats.get(hub.name),
+            byte_errors=None if health.byte_errors is None else round(health.byte_errors, 3),
+            too_noisy=_too_noisy(hub.name, health) if health.too_noisy else None)
+
+
+def _too_noisy(name: str, health: LinkHealth) -> str:
+    """The words for a cable too noisy to play on, naming the cable to check."""
+    return (f"the link to hub {name} is too noisy: its cable damages "
+            f"{health.byte_errors or 0:.0%} of the bytes (play needs under {TOO_NOISY:.0%}). "
+            f"Check the USB cable of hub {name} ({health.url}): plug it in firmly, try "
+            "another (short, shielded) cable, keep it away from motors and power leads")

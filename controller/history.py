@@ -64,9 +64,12 @@ class History:
         return self.game.board(before) == self.game.board(self.states[index + 1])
 
     def last_visible_action(self) -> str | None:
+        """The last step anyone made with their hands, as everyone may read it."""
         for index in range(len(self.actions) - 1, -1, -1):
             if not self.is_hidden_chance_step(index):
-                return self.known[index]
+                known = self.known[index]
+                return known if known == "?" else self.game.public_action(self.states[index],
+                                                                          known)
         return None
 
     def actions_in_steps(self, steps: int) -> int:

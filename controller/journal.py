@@ -2,19 +2,27 @@
 
 WAL mode with synchronous=FULL, so a power cut loses nothing that was confirmed. Undo does not
 delete: it marks actions as taken back, so the record of what happened at the table survives.
+
+A journal that cannot be written (its disk full, its folder read-only) or that is damaged is
+reported with a specific ``JournalError`` saying what to do; a damaged one is never written to
+nor overwritten: it is set aside beside itself (``journal.sqlite3.damaged-<time>``, with its
+``-wal``) for ``tabletop journal recover``. See docs/service.md, "The journal".
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from .seats import SeatRecord
 from .unresolved import Reveal
 
 SCHEMA = """
@@ -36,6 +44,7 @@ CREATE TABLE IF NOT EXISTS actions (
     at REAL NOT NULL,
     undone_at REAL,
     guess TEXT,
+    step INTEGER,
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS reveals (
@@ -52,11 +61,92 @@ CREATE TABLE IF NOT EXISTS ai_seats (
     simulations INTEGER NOT NULL,
     PRIMARY KEY (game_id, seat)
 );
+CREATE TABLE IF NOT EXISTS seats (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    code TEXT NOT NULL,
+    token_hash TEXT,
+    claimed_at REAL,
+    PRIMARY KEY (game_id, seat)
+);
 """
 
 
 class JournalError(RuntimeError):
     """The journal file cannot be used; the message says which file and why."""
+
+
+class JournalFull(JournalError):
+    """The journal's disk is full (SQLite's SQLITE_FULL): nothing new is committed until space
+    is freed; everything committed before is kept. The table refuses the move meanwhile."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"the journal's disk is full: free space on the disk of {path.parent} "
+                         "(delete old files there); until then no move is recorded, and none "
+                         "recorded is lost")
+
+
+class JournalReadOnly(JournalError):
+    """The journal or its folder cannot be written (a read-only mount, permissions)."""
+
+
+class JournalDamaged(JournalError):
+    """The journal file is not a sound SQLite database (truncated, overwritten, emptied).
+    ``aside``: where it was moved (kept as it was), if it was."""
+
+    def __init__(self, message: str, aside: Path | None = None) -> None:
+        super().__init__(message)
+        self.aside = aside
+
+
+T = TypeVar("T")
+SQLITE_FULL, SQLITE_READONLY, SQLITE_CORRUPT, SQLITE_NOTADB = 13, 8, 11, 26
+DAMAGED = "damaged-"
+"""Set-aside damaged journals are named ``<journal>.damaged-<time>``."""
+
+
+def integrity(db: sqlite3.Connection, quick: bool = True) -> list[str]:
+    """SQLite's own check of every page (``quick_check``: structure and records, in time
+    linear in the file; ``integrity_check`` also matches every index): [] if sound."""
+    rows = db.execute("PRAGMA quick_check" if quick else "PRAGMA integrity_check").fetchall()
+    found = [str(row[0]) for row in rows]
+    return [] if found == ["ok"] else found
+
+
+def set_aside(path: Path) -> Path:
+    """Move a damaged journal (with its -wal and -shm) to ``<name>.damaged-<time>`` beside it,
+    never over anything; returns the new path. Renamed, not copied: its bytes stay as they
+    were for a recovery."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.{DAMAGED}{stamp}")
+    n = 1
+    while any(Path(f"{target}{tail}").exists() for tail in ("", "-wal", "-shm")):
+        n += 1
+        target = path.with_name(f"{path.name}.{DAMAGED}{stamp}-{n}")
+    os.rename(path, target)
+    for tail in ("-wal", "-shm"):
+        if Path(f"{path}{tail}").exists():
+            os.rename(f"{path}{tail}", f"{target}{tail}")
+    return target
+
+
+def _reads(method: Callable[..., T]) -> Callable[..., T]:
+    """A read of the journal: a page found damaged while the service runs is a
+    ``JournalDamaged`` saying what to do, not a raw ``sqlite3.DatabaseError``."""
+    @functools.wraps(method)
+    def reading(self: Journal, *args: Any, **kwargs: Any) -> T:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as error:
+            if isinstance(error, (sqlite3.IntegrityError, sqlite3.ProgrammingError)):
+                raise
+            raise self._failed(error, "read") from None
+    return reading
+
+
+def _code(error: sqlite3.Error) -> int:
+    """SQLite's primary result code of an error (0 if it has none)."""
+    return (getattr(error, "sqlite_errorcode", 0) or 0) & 0xFF
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +171,9 @@ class StoredGame:
     """Secrets shown on the reveal site, in force."""
     guesses: tuple[str | None, ...] = ()
     """The working resolution's outcome of each unseen draw (None elsewhere)."""
+    taken_back: tuple[tuple[int, str], ...] = ()
+    """(step, action) of every action taken back, oldest first: a secret drawn there stays
+    dealt (a take-back never deals it anew)."""
 
     def record(self) -> dict[str, Any]:
         """The replay record (``tabletop replay``): ``?`` for a draw nobody saw, and the
@@ -95,7 +188,14 @@ class StoredGame:
 
 class Journal:
     def __init__(self, path: str | Path) -> None:
+        """Open the journal at ``path``, creating it if there is none. Refuses (one line
+        each) a folder that cannot be written and a directory in its place; a damaged file
+        (SQLite's quick_check on every open) is set aside and refused (``JournalDamaged``)."""
         self.path = Path(path)
+        self._check_place()
+        if not self.path.exists():
+            self._create()
+        self._check_sound()
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -104,15 +204,99 @@ class Journal:
             self._db.executescript(SCHEMA)
             self._upgrade()
         except sqlite3.DatabaseError as error:
-            raise JournalError(f"{self.path} is not a usable journal: {error}") from None
+            raise self._failed(error, "open") from None
+
+    def _check_place(self) -> None:
+        folder = self.path.parent
+        if self.path.is_dir():
+            raise JournalError(f"{self.path} is a directory, not a journal: move it away or "
+                               "give another --data folder")
+        if not folder.is_dir():
+            raise JournalError(f"{folder}: no such folder for the journal")
+        if not os.access(folder, os.W_OK) or (
+                self.path.exists() and not os.access(self.path, os.W_OK)):
+            raise JournalReadOnly(f"{self.path} cannot be written (the data folder is "
+                                  "read-only): make it writable, or give another --data folder")
+
+    def _create(self) -> None:
+        """A new journal, built under a temporary name and renamed into place once its schema
+        is committed: so the service never leaves an empty file at ``path``, and an empty one
+        found there is a journal that lost its contents."""
+        building = self.path.with_name(f"{self.path.name}.new")
+        for tail in ("", "-wal", "-shm", "-journal"):
+            Path(f"{building}{tail}").unlink(missing_ok=True)  # never a journal: it had no name
+        try:
+            db = sqlite3.connect(building, isolation_level=None)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.executescript(SCHEMA)
+            finally:
+                db.close()
+            os.rename(building, self.path)
+        except sqlite3.DatabaseError as error:
+            raise self._failed(error, "create") from None
+        except OSError as error:
+            raise JournalError(f"cannot create the journal {self.path}: {error.strerror}"
+                               ) from None
+
+    def _check_sound(self) -> None:
+        """SQLite's quick_check, on a read-only connection (which cannot write a damaged file
+        nor checkpoint its -wal into it); a damaged journal is set aside and refused."""
+        wal = Path(f"{self.path}-wal")
+        if self.path.stat().st_size == 0 and not (wal.exists() and wal.stat().st_size):
+            self._damaged("is empty (0 bytes): its contents are lost (the service never leaves "
+                          "an empty journal)")
+        uri = f"{self.path.absolute().as_uri()}?mode=ro"
+        try:
+            db = sqlite3.connect(uri, uri=True)
+            try:
+                problems = integrity(db)
+            finally:
+                db.close()
+        except sqlite3.DatabaseError as error:
+            if _code(error) not in (SQLITE_CORRUPT, SQLITE_NOTADB):
+                raise self._failed(error, "open") from None
+            problems = [str(error)]
+        if problems:
+            first = " ".join(" ".join(problems[:2]).split())  # one line
+            self._damaged(f"is damaged ({first})")
+
+    def _damaged(self, why: str) -> None:
+        aside: Path | None = None
+        try:
+            aside = set_aside(self.path)
+            kept = f"it is kept, untouched, as {aside.name}"
+        except OSError as error:
+            kept = f"it could not be moved aside ({error.strerror}), so it is left as it is"
+        raise JournalDamaged(
+            f"the journal {self.path} {why}; {kept}. `tabletop journal recover --data "
+            f"{self.path.parent}` saves what can be saved; the next start begins a new journal",
+            aside)
+
+    def _failed(self, error: sqlite3.DatabaseError, doing: str) -> JournalError:
+        """The specific JournalError for an SQLite error while ``doing``."""
+        code = _code(error)
+        if code == SQLITE_FULL:
+            return JournalFull(self.path)
+        if code == SQLITE_READONLY:
+            return JournalReadOnly(f"{self.path} cannot be written ({error}): make its folder "
+                                   "writable, or give another --data folder")
+        if code in (SQLITE_CORRUPT, SQLITE_NOTADB):
+            return JournalDamaged(f"the journal {self.path} is damaged ({error}): stop the "
+                                  f"service and run `tabletop journal check --data "
+                                  f"{self.path.parent}`")
+        return JournalError(f"cannot {doing} the journal {self.path}: {error}")
 
     def _upgrade(self) -> None:
         """Journals written before games had a rules revision: theirs is 1."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
         if "revision" not in columns:
             self._db.execute("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 1")
-        if "guess" not in {row[1] for row in self._db.execute("PRAGMA table_info(actions)")}:
+        actions = {row[1] for row in self._db.execute("PRAGMA table_info(actions)")}
+        if "guess" not in actions:
             self._db.execute("ALTER TABLE actions ADD COLUMN guess TEXT")
+        if "step" not in actions:  # older rows keep NULL: nothing to deal again from them
+            self._db.execute("ALTER TABLE actions ADD COLUMN step INTEGER")
         if "dealer" not in columns:  # before players dealt their own: the service drew
             self._db.execute("ALTER TABLE games ADD COLUMN dealer TEXT NOT NULL DEFAULT "
                              "'digital'")
@@ -122,13 +306,22 @@ class Journal:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
+        """One committed transaction, or none: an SQLite failure (a full disk, say) rolls it
+        back and is raised as the specific ``JournalError``."""
         try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:  # SQLite may have rolled back already (SQLITE_FULL)
+                    with suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.DatabaseError as error:
+            if isinstance(error, (sqlite3.IntegrityError, sqlite3.ProgrammingError)):
+                raise  # a bug, not the file
+            raise self._failed(error, "write") from None
 
     def start(self, game: str, players: Sequence[str], options: dict[str, str],
               ai: Mapping[int, int] | None = None, revision: int = 1,
@@ -160,8 +353,11 @@ class Journal:
             (seq,) = db.execute(
                 "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id=?", (game_id,)
             ).fetchone()
-            db.execute("INSERT INTO actions (game_id, seq, action, at, guess) "
-                       "VALUES (?, ?, ?, ?, ?)", (game_id, seq, action, time.time(), guess))
+            (step,) = db.execute("SELECT COUNT(*) FROM actions WHERE game_id=? AND undone_at "
+                                 "IS NULL", (game_id,)).fetchone()
+            db.execute("INSERT INTO actions (game_id, seq, action, at, guess, step) "
+                       "VALUES (?, ?, ?, ?, ?, ?)",
+                       (game_id, seq, action, time.time(), guess, step))
         return int(seq)
 
     def keep_guesses(self, game_id: int, guesses: Sequence[str | None]) -> None:
@@ -203,11 +399,29 @@ class Journal:
             db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, time.time(),
                                                                           game_id))
 
+    def keep_seats(self, game_id: int, records: Sequence[SeatRecord]) -> None:
+        """Commit seats' codes and claims (a token's hash, never the token), so a restart
+        keeps who holds which seat."""
+        with self._transaction() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO seats (game_id, seat, code, token_hash, claimed_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(game_id, r.seat, r.code, r.token_hash, r.claimed_at) for r in records])
+
+    def seats(self, game_id: int) -> dict[int, SeatRecord]:
+        """The seats kept for ``game_id`` (none for a journal written before seats had
+        codes: the game's seats get new ones)."""
+        rows = self._db.execute(
+            "SELECT seat, code, token_hash, claimed_at FROM seats WHERE game_id=?", (game_id,))
+        return {seat: SeatRecord(seat, code, digest, at) for seat, code, digest, at in rows}
+
+    @_reads
     def active(self) -> StoredGame | None:
         row = self._db.execute(
             "SELECT id FROM games WHERE status='active' ORDER BY id DESC LIMIT 1").fetchone()
         return self.get(row[0]) if row else None
 
+    @_reads
     def get(self, game_id: int) -> StoredGame | None:
         row = self._db.execute(
             "SELECT id, game, players, options, revision, status, started, ended, dealer "
@@ -227,10 +441,14 @@ class Journal:
             "ORDER BY rowid", (game_id,))
         reveals = tuple(Reveal(step, seat, tuple(json.loads(pieces)))
                         for step, seat, pieces in shown)
+        taken_back = tuple(self._db.execute(
+            "SELECT step, action FROM actions WHERE game_id=? AND undone_at IS NOT NULL AND "
+            "step IS NOT NULL ORDER BY seq", (game_id,)))
         return StoredGame(row[0], row[1], tuple(json.loads(row[2])), json.loads(row[3]), row[4],
                           row[5], row[6], row[7], actions, ai, row[8], reveals,
-                          tuple(guess for _, guess in rows))
+                          tuple(guess for _, guess in rows), taken_back)
 
+    @_reads
     def games(self) -> list[StoredGame]:
         ids = [row[0] for row in self._db.execute("SELECT id FROM games ORDER BY id")]
         return [game for game_id in ids if (game := self.get(game_id)) is not None]

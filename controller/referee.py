@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core.game import CHANCE, PILE_JOIN, Game, pile_begins, pile_pieces
+from games.core.game import CHANCE, FACE_DOWN, PILE_JOIN, Game, pile_begins, pile_pieces
 
 Board = Mapping[str, str]
 MAX_CHANCE_TWO_STEPS = 64
@@ -74,6 +74,8 @@ class WrongSite:
             return f"take {pretty(self.seen)} off {where}"
         if self.seen is None:
             return f"put {pretty(self.expected)} back on {where}"
+        if self.seen == self.expected:  # both face down: which one is the secret
+            return f"{where} holds another face-down piece than the one that lay there"
         return f"{where} should hold {pretty(self.expected)}, not {pretty(self.seen)}"
 
 
@@ -117,6 +119,20 @@ class Considering:
     the board (off the service's loop); it judges the board again when it has one or none."""
 
 
+@dataclass(frozen=True, slots=True)
+class NotRecorded(Discrepancy):
+    """A legal step the journal could not record (its disk full, say): not taken, so the game
+    does not move on. A discrepancy for the page and the LEDs (its sites lit as wrong), whose
+    message says what to do (``why``: the journal's error); the table judges the board again
+    on every change and retry, and takes the step once the journal records it."""
+
+    @property
+    def message(self) -> str:
+        why = self.why or "the journal cannot record it"
+        return (f"This move is not recorded: {why}. Leave it on the table: it is taken as soon "
+                "as the journal can record it")
+
+
 Decision = (NoChange | Accept | Choose | InProgress | TakeBack | Discrepancy | SecretShown
             | Considering)
 
@@ -126,6 +142,8 @@ def pretty(name: str | None) -> str:
     piece (``stone yellow / stone blue``)."""
     if name is None:
         return "nothing"
+    if name == FACE_DOWN:
+        return "a face-down piece"
     if PILE_JOIN in name:
         return PILE_JOIN.join(map(pretty, pile_pieces(name)))
     kind, _, rest = name.partition(":")

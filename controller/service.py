@@ -14,7 +14,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from games.core.errors import BadSetup
@@ -38,6 +39,9 @@ from .advice import AdviceRequest, ai_advisor
 from .errors import AiUnavailable, NothingToConfirm
 from .health import HardwareHealth
 from .hubs import MODEL_MARGIN, Hub
+from .journal import JournalError
+from .referee import NotRecorded
+from .seats import SeatRecord
 from .table import Table
 from .tracker import Tracker
 from .unresolved import Puzzle, explain
@@ -54,6 +58,34 @@ SILENT_SECONDS = 2.5
 """A hub that has sent nothing this long (its heartbeat is due every second) is taken as down:
 its region is blind until it answers the snapshot asked of it (a stalled loop, a cable that
 still enumerates but carries nothing)."""
+JOURNAL_RETRY_SECONDS = 2.0
+"""How often a move the journal could not record is tried again."""
+STATUS_MAX_AGE = 0.25
+"""Seconds a rendered status is reused when nothing was published: the LED colours (animated at
+20 Hz), the score sweep and the hubs' counters change without a publish, and a reader of
+``/api/status`` sees them at most this late (never a change: a publish renders anew)."""
+STREAM_HZ = 10
+"""Status events a second at most for the SSE clients: a burst of publishes (a move lifts and
+lays several tags, each a hub frame) is sent once, as the status after it."""
+STREAM_GROUPS = 8
+"""The SSE clients are woken in this many groups, one per turn of the event loop, so that a
+hub frame or a judgement due meanwhile waits for one group's sends, not for the crowd's."""
+KEEPALIVE = 15.0
+"""Seconds without a change after which an SSE client is sent the status again (the hubs'
+counters, and a proxy keeps the connection open)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """One rendering of the status, shared by ``/api/status`` and every SSE client."""
+
+    version: int
+    """How many publishes it includes."""
+    at: float
+    """``time.monotonic()`` when it was rendered."""
+    json: bytes
+    event: bytes
+    """The same JSON as one server-sent ``status`` event, ready for the socket."""
 
 
 class TableService:
@@ -103,7 +135,20 @@ class TableService:
         self.sweep: tuple[lighting.SweepStep, ...] = ()
         self.sweep_started = 0.0
         self._changed = asyncio.Event()
-        self._subscribers: set[asyncio.Queue[report.Status]] = set()
+        self._version = 0
+        """Publishes so far: a rendered status older than this is stale."""
+        self._rendered: Rendered | None = None
+        self._kick = asyncio.Event()
+        """Set by ``publish``; the one broadcaster task wakes the SSE clients."""
+        self._published = [asyncio.Event() for _ in range(STREAM_GROUPS)]
+        """What the SSE clients wait on, one event per group; set and replaced by the
+        broadcaster."""
+        self._joined = 0
+        self._broadcaster: asyncio.Task[None] | None = None
+        self.streams = 0
+        """SSE clients connected now."""
+        self.renders = 0
+        """Statuses rendered so far (once per change, not once per client)."""
         self.pushed_at: float | None = None
         """clock() of the last LED frame actually pushed (for the latency benchmark)."""
         self.advisor = advisor or ai_advisor(table.game)
@@ -127,6 +172,7 @@ class TableService:
             asyncio.create_task(self._watch_hubs(), name="hub-watch"),
             asyncio.create_task(self._animate(), name="leds"),
             asyncio.create_task(self._consume_buttons(), name="buttons"),
+            asyncio.create_task(self._retry_journal(), name="journal-retry"),
         ]
         self.relight()
         self._think()  # a resumed game may have an AI seat on turn
@@ -371,7 +417,13 @@ class TableService:
         finally:
             if self._considering is puzzle:
                 self._considering = None
-        self.table.solve(puzzle, found, costs)
+        try:
+            self.table.solve(puzzle, found, costs)
+        except JournalError as error:  # the dealing found cannot be kept: _retry_journal
+            self.table.not_recorded(error)  # asks again, every few seconds, not at once
+            self.relight()
+            self.publish()
+            return
         self.judge()  # with the answer, or a newer board asks again
 
     def _think(self) -> None:
@@ -405,6 +457,14 @@ class TableService:
         self.relight()
         self.publish()
         self._think()
+
+    async def _retry_journal(self) -> None:
+        """A move the journal could not record (its disk full) is judged again every few
+        seconds, so the table takes it by itself once space is freed."""
+        while True:
+            await asyncio.sleep(JOURNAL_RETRY_SECONDS)
+            if isinstance(self.table.decision, NotRecorded) and not self.judging:
+                self.judge()
 
     async def _consume_buttons(self) -> None:
         while True:
@@ -444,11 +504,23 @@ class TableService:
         self.table.abort()
         return self._then_judge("game aborted")
 
-    def claim_seat(self, seat: int) -> str:
-        """A secret token for the first phone that asks for ``seat``'s private view."""
-        token = self.table.claim_seat(seat)
-        self.publish()
+    def claim_seat(self, seat: int, code: str, held: str | None = None) -> str:
+        """A secret token for the phone that gives ``seat``'s code (``held``: the seat token
+        the phone already has: one phone, one seat)."""
+        try:
+            token = self.table.claim_seat(seat, code, held)
+        finally:  # a wrong code may have renewed the seat's code: the log says so
+            self.publish()
         return token
+
+    def seat_codes(self) -> list[tuple[str, SeatRecord]]:
+        """Each seat's player, code and claim, for the table's owner."""
+        return [(self.table.players[r.seat], r) for r in self.table.seat_codes()]
+
+    def release_seat(self, seat: int) -> str:
+        self.table.release_seat(seat)
+        self.publish()
+        return f"{self.table.players[seat]}'s seat released"
 
     def release_seats(self) -> str:
         self.table.release_seats()
@@ -478,7 +550,7 @@ class TableService:
             return f"{kind} {role} does nothing on this table"
         try:
             return getattr(self, command)()
-        except NothingToConfirm as error:
+        except (NothingToConfirm, JournalError) as error:  # a full disk must not stop the table
             self.table.log("button", f"{kind} {role}: {error}")
             self.publish()
             return str(error)
@@ -504,14 +576,7 @@ class TableService:
 
     # -- lights -------------------------------------------------------------------------------
     def relight(self) -> None:
-        if self.table.started:
-            self.roles = lighting.plan(self.table.decision, self.table.successors,
-                                       self.table.legal_sites(), self.table.advice_sites())
-            site = self.table.game.reveal_site
-            if site is not None and self.table.pending_reveals():
-                self.roles[site] = "legal"  # lay the secrets the score waits for here
-        else:
-            self.roles = {}
+        self.roles = self.table.led_roles()
         self.roles.update(dict.fromkeys(sorted(self.blind_sites), "blind"))
         self._show(self.clock())
 
@@ -551,7 +616,7 @@ class TableService:
                                  sites=list(step.sites))
         return report.Status(
             **dict(self.table.status()),
-            observed_board=self.tracker.board,
+            observed_board=self.table.public_board(self.tracker.board),
             unknown_tags=[report.UnknownTag(site=t.site, uid=t.uid) for t in self.tracker.unknown],
             leds={site: "#{:02x}{:02x}{:02x}".format(*colour)
                   for site, colour in self.led_colours.items()},
@@ -564,20 +629,75 @@ class TableService:
                                         getattr(self.lights, "pushes", None), self.blind_sites),
         )
 
-    def subscribe(self) -> asyncio.Queue[report.Status]:
-        queue: asyncio.Queue[report.Status] = asyncio.Queue(maxsize=8)
-        self._subscribers.add(queue)
-        return queue
+    def status_json(self) -> bytes:
+        """The status as JSON, rendered at most once per change (and refreshed at most every
+        ``STATUS_MAX_AGE`` for what changes unpublished): ``/api/status`` and every SSE client
+        send these same bytes, so a crowd of readers costs the table one rendering."""
+        return self._render().json
 
-    def unsubscribe(self, queue: asyncio.Queue[report.Status]) -> None:
-        self._subscribers.discard(queue)
+    def _render(self) -> Rendered:
+        rendered = self._rendered
+        now = time.monotonic()
+        if (rendered is None or rendered.version != self._version
+                or now - rendered.at >= STATUS_MAX_AGE):
+            version = self._version
+            data = self.status().model_dump_json().encode()
+            rendered = Rendered(version, now, data, b"event: status\r\ndata: " + data + b"\r\n\r\n")
+            self._rendered = rendered
+            self.renders += 1
+        return rendered
 
     def publish(self) -> None:
-        if not self._subscribers:
-            return
-        status = self.status()
-        for queue in list(self._subscribers):
-            if queue.full():  # a slow phone gets the newest status, not a backlog
-                with contextlib.suppress(asyncio.QueueEmpty):
-                    queue.get_nowait()
-            queue.put_nowait(status)
+        """The status changed: mark the rendering stale and wake the broadcaster. Called on
+        the table's path (every hub frame, every judgement), so it does nothing per client
+        and renders nothing; readers render it when they next ask."""
+        self._version += 1
+        self._kick.set()
+
+    async def status_events(self) -> AsyncIterator[bytes]:
+        """One SSE client's stream: the status now, then after each change (bursts sent once,
+        at most ``STREAM_HZ`` a second) and again after ``KEEPALIVE`` seconds of quiet. Each
+        client waits on the one shared event: no queue per client, nothing kept for a slow
+        one (it is sent the newest status when it can take it)."""
+        group = self._join_stream()
+        try:
+            while True:
+                waiting = self._published[group]  # taken before sending: a change wakes it
+                rendered = self._render()
+                yield rendered.event
+                while True:
+                    try:
+                        async with asyncio.timeout(KEEPALIVE):
+                            await waiting.wait()
+                    except TimeoutError:
+                        break  # quiet for long: send the status again
+                    if self._version != rendered.version:
+                        break
+                    waiting = self._published[group]  # woken for a change already sent
+        finally:
+            self.streams -= 1
+
+    def _join_stream(self) -> int:
+        """Count a new SSE client in (starting the broadcaster if need be): its group."""
+        loop = asyncio.get_running_loop()
+        task = self._broadcaster
+        if task is None or task.done() or task.get_loop() is not loop:
+            self._kick = asyncio.Event()  # events bind to the loop that first waits on them
+            self._published = [asyncio.Event() for _ in range(STREAM_GROUPS)]
+            self._broadcaster = loop.create_task(self._broadcast(), name="status-broadcast")
+        self.streams += 1
+        self._joined += 1
+        return self._joined % STREAM_GROUPS
+
+    async def _broadcast(self) -> None:
+        """Wake the SSE clients after publishes, at most ``STREAM_HZ`` times a second; ends
+        with the last client (the next one starts it again)."""
+        while self.streams:
+            await self._kick.wait()
+            self._kick.clear()
+            woken, self._published = self._published, [
+                asyncio.Event() for _ in range(STREAM_GROUPS)]
+            for event in woken:
+                event.set()
+                await asyncio.sleep(0)  # the table's path may run between two groups
+            await asyncio.sleep(1 / STREAM_HZ)

@@ -6,13 +6,13 @@ returns them (so ``/openapi.json`` documents them), the page and the tests read 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.game import Sentence
 
-from . import secrecy
 from .referee import (
     Choose,
     Decision,
@@ -91,9 +91,10 @@ class Prompt(Model):
     steps: int | None = None
 
     @classmethod
-    def of(cls, decision: Decision) -> Prompt | None:
+    def of(cls, decision: Decision, public: Callable[[str], str] = str) -> Prompt | None:
+        """``public``: an action as everyone may read it."""
         if isinstance(decision, Choose):
-            return cls(kind="choose", options=[s.action for s in decision.successors])
+            return cls(kind="choose", options=[public(s.action) for s in decision.successors])
         if isinstance(decision, TakeBack):
             return cls(kind="undo", steps=decision.steps)
         return None
@@ -108,11 +109,13 @@ class Progress(Model):
     message: str
 
     @classmethod
-    def of(cls, decision: Decision) -> Progress | None:
+    def of(cls, decision: Decision, public: Callable[[str], str] = str) -> Progress | None:
+        """``public``: an action as everyone may read it."""
         if not isinstance(decision, InProgress):
             return None
         return cls(targets=list(decision.targets), active=list(decision.active),
-                   actions=[s.action for s in decision.successors][:20],
+                   actions=list(dict.fromkeys(public(s.action)
+                                              for s in decision.successors))[:20],
                    message=f"go on: {', '.join(pretty(t) for t in decision.targets[:6])}")
 
 
@@ -234,6 +237,10 @@ class HubHealth(Model):
     scan_ms: float | None
     """One scan of all its readers, measured from its heartbeats."""
     heartbeat: Heartbeat | None
+    byte_errors: float | None = None
+    """Share of bytes its cable damages or loses, estimated from the frames of the last 5 s."""
+    too_noisy: str | None = None
+    """Set when the cable damages more than the link can make good: what to check."""
 
 
 class ReaderHealth(Model):
@@ -317,7 +324,11 @@ def game_status(table: Table) -> GameStatus:
     state, players, game = table.state, table.players, table.game
     finished = game.is_terminal(state)
     seat = game.to_act(state)
-    decision = table.decision
+    decision = table.public_decision
+
+    def public(action: str) -> str:
+        return game.public_action(state, action)
+
     pending = table.pending_reveals()
     view = game.view(state, None)
     step = Step.of(game.describe_step(state))
@@ -352,9 +363,8 @@ def game_status(table: Table) -> GameStatus:
         moves=len(table.actions),
         last_action=table.history.last_visible_action(),
         view=view,
-        expected_board=table.expected_board,
-        legal=secrecy.public_legal_actions(table.game, state, table.successors,
-                                           len(table.actions)),
+        expected_board=table.public_board(table.expected_board),
+        legal=table.public_legal(),
         scores=None if pending else Scores(**game.score(state).to_json()),
         winners=[players[s] for s in game.winners(state)] if finished and not pending else [],
         dealer=table.dealer,
@@ -362,8 +372,8 @@ def game_status(table: Table) -> GameStatus:
         secrets_wanted=wanted,
         decision=type(decision).__name__,
         discrepancy=DiscrepancyReport.of(decision),
-        prompt=Prompt.of(decision),
-        progress=Progress.of(decision),
+        prompt=Prompt.of(decision, public),
+        progress=Progress.of(decision, public),
         seats=[Seat(seat=n, player=name, ai=table.ai.get(n), on_a_phone=table.seats.held(n))
                for n, name in enumerate(players)],
         ai_seats=[players[n] for n in sorted(table.ai)],

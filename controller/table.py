@@ -14,14 +14,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from games.core.errors import BadSetup
-from games.core.game import CHANCE, Game, pile_pieces
+from games.core.game import CHANCE, Game, face_down_board, pile_pieces
 
-from . import secrecy
+from . import lighting, secrecy
 from . import status as report
 from .advice import Advice, AdviceBook, AdviceRequest, ai_seats
-from .errors import NoGameRunning, NothingToConfirm
+from .errors import NoGameRunning, NothingToConfirm, WrongSeatCode
 from .history import History
-from .journal import Journal, StoredGame
+from .journal import Journal, JournalError, StoredGame
 from .referee import (
     Accept,
     Choose,
@@ -30,6 +30,7 @@ from .referee import (
     Discrepancy,
     InProgress,
     NoChange,
+    NotRecorded,
     SecretShown,
     Successors,
     TakeBack,
@@ -38,7 +39,7 @@ from .referee import (
     guidance,
     pretty,
 )
-from .seats import SeatClaims
+from .seats import MAX_WRONG_CODES, SeatClaims, SeatRecord
 from .unresolved import (
     SEARCH_BUDGET,
     UNRESOLVED,
@@ -91,6 +92,11 @@ class Table:
         self.search_costs: list[SearchCost] = []
         """The last searches for a resolution of the unseen draws (``bench referee``)."""
         self._unexplained: set[Any] = set()
+        self._dealt: dict[int, str] = {}
+        """Secret draws taken back, by the step they were drawn at: dealt again there, never
+        anew (a take-back must not let anyone re-draw a mission they dislike)."""
+        self._hidden: tuple[Any, frozenset[str]] | None = None
+        self._public_legal: tuple[Any, list[str] | None] | None = None
         self.search_inline = True
         """Search for another dealing inside ``observe``; the service sets False and runs the
         search off its event loop (``puzzle``, then ``solve``)."""
@@ -134,6 +140,7 @@ class Table:
         self._begin(stored.players, options, state, stored.ai)
         self.dealer = "digital" if stored.dealer == "digital" else "players"
         self.reveals = list(stored.reveals)
+        self._dealt = dict(stored.taken_back)
         actions: Sequence[str] = stored.actions
         if UNRESOLVED in actions:
             found, cost = resolve(self.game, state, actions, reveals=self.reveals,
@@ -153,7 +160,7 @@ class Table:
     def _begin(self, players: tuple[str, ...], options: dict[str, str], state: Any,
                ai: Mapping[int, int]) -> None:
         self.players, self.options = players, options
-        self.seats.release_all()
+        self._open_seats()
         self.book.reset(ai)
         self.history.start(state)
         self.decision = NoChange()
@@ -161,6 +168,7 @@ class Table:
         self.reveals, self.service_draws = [], 0
         self._unexplained.clear()
         self._on_pad, self._pending = None, None
+        self._dealt = {}
         self._owners = []
 
     @property
@@ -224,7 +232,10 @@ class Table:
             self.decision = NoChange()
             return self.decision
         if self.game.is_terminal(self.state):  # only secrets shown for the final score
-            self.decision = self._secrets_laid(board)[1] or NoChange()
+            try:
+                self.decision = self._secrets_laid(board)[1] or NoChange()
+            except JournalError as error:
+                self.decision = self._not_recorded(board, error)
             return self.decision
         if self._held_board is not None:
             if dict(board) == self._held_board and board != self.expected_board:
@@ -232,15 +243,19 @@ class Table:
                 return self.decision
             self._held_board = None
         self.puzzle = None
-        board, shown = self._secrets_laid(board)
-        decision = self._judge(board)
-        puzzle = self._puzzle(board, decision)
-        if puzzle is not None and self.search_inline:
-            if self.solve(puzzle, *explain(puzzle)):
-                decision = self._judge(board)  # an unseen draw dealt otherwise explains it
-        elif puzzle is not None:  # the service searches off its loop, then judges again
-            self.puzzle = puzzle
-            decision = Considering()
+        try:
+            self._draw_hidden_chance()  # one the journal could not record before
+            board, shown = self._secrets_laid(board)
+            decision = self._judge(board)
+            puzzle = self._puzzle(board, decision)
+            if puzzle is not None and self.search_inline:
+                if self.solve(puzzle, *explain(puzzle)):
+                    decision = self._judge(board)  # an unseen draw dealt otherwise explains it
+            elif puzzle is not None:  # the service searches off its loop, then judges again
+                self.puzzle = puzzle
+                decision = Considering()
+        except JournalError as error:  # the journal is written first: nothing has moved on
+            decision, shown = self._not_recorded(board, error), None
         if shown is not None and isinstance(decision, NoChange):
             decision = shown
         if isinstance(decision, NoChange):
@@ -249,6 +264,17 @@ class Table:
             self._report(decision)
         self.decision = decision
         return decision
+
+    def _not_recorded(self, board: Mapping[str, str], error: JournalError) -> NotRecorded:
+        """A step the journal could not record (its disk full, say) is refused: lit as wrong,
+        with what to do, until a later judgement (the next board, the service's retry) records
+        and takes it."""
+        return NotRecorded(guidance(self.expected_board, board).wrong, why=str(error))
+
+    def not_recorded(self, error: JournalError) -> None:
+        """The last board judged shows what the journal could not record (a dealing found
+        off the loop, say): refused until judged again."""
+        self.decision = self._not_recorded(self.last_board, error)
 
     def _judge(self, board: Mapping[str, str]) -> Decision:
         for _ in range(64):  # a table a few steps ahead: accept them one by one
@@ -386,10 +412,11 @@ class Table:
         return Choose(tuple(successors.silent))
 
     def _report(self, decision: Decision) -> None:
+        decision = self.public(decision)
         if isinstance(decision, Discrepancy):
             self.log("wrong", decision.message)
         elif isinstance(decision, Choose):
-            options = " or ".join(s.action for s in decision.successors)
+            options = " or ".join(self._public(s.action) for s in decision.successors)
             self.log("choose", f"the table could mean {options}: press confirm to pick")
         elif isinstance(decision, TakeBack):
             self.log("undo", f"the table is back {decision.steps} step(s): confirm to undo")
@@ -408,11 +435,14 @@ class Table:
             self.log("deal", "a secret draw from the box (the table learns it when it is "
                              "played or shown)")
         else:
-            self.log("move", f"{self._who()}{action}")
+            self.log("move", f"{self._who()}{self.game.public_action(self.states[-2], action)}")
         self._draw_hidden_chance()
         self.decision = self._unseen_choice()
         if self.game.is_terminal(self.state):
-            self.journal.end(self.game_id)
+            try:
+                self.journal.end(self.game_id)
+            except JournalError as error:  # every move is recorded: a restart replays to the end
+                self.log("journal", f"the game's end is not recorded: {error}")
             if self.score_known:
                 self._log_end()
             else:
@@ -439,7 +469,9 @@ class Table:
         owner's phone); when players draw from the box it is written down as ``?``, with an
         outcome in the working resolution that nobody may take for knowledge."""
         while self.game.actor(self.state) == CHANCE and self.successors.hidden_chance:
-            action = self.game.sample_chance(self.state, self.rng)
+            action = self._dealt.get(len(self.actions), "")
+            if action not in self.game.legal_actions(self.state):
+                action = self.game.sample_chance(self.state, self.rng)
             source = "chance" if self.dealer == "digital" else "unseen"
             self._accept(action, self.game.apply(self.state, action), source)
 
@@ -475,7 +507,13 @@ class Table:
     def _drop(self, actions: int) -> str:
         if self.game_id is None or actions < 1 or actions > len(self.actions):
             raise NothingToConfirm("there is nothing to take back")
-        taken = self.journal.take_back(self.game_id, actions)
+        first = len(self.actions) - actions
+        named = [self._public(self.history.known[index], index)
+                 for index in range(first, len(self.actions))
+                 if self.history.known[index] != UNRESOLVED
+                 and not self.history.is_hidden_chance_step(index)]
+        self._dealt.update(enumerate(self.history.actions[first:], start=first))
+        self.journal.take_back(self.game_id, actions)
         self._held_board = dict(self.last_board)
         self.history.drop(actions)
         self.reveals = [reveal for reveal in self.reveals if reveal.step < len(self.actions)]
@@ -483,9 +521,61 @@ class Table:
         self._pending = None
         self._unexplained.clear()
         self.decision = NoChange()
-        named = [action for action in reversed(taken) if action != UNRESOLVED]
-        self.log("undo", f"took back {', '.join(named) or 'a secret draw'}")
-        return taken[-1]
+        self.log("undo", f"took back {', '.join(reversed(named)) or 'a secret draw'}")
+        return named[0] if named else "a secret draw"
+
+    def _public(self, action: str, index: int | None = None) -> str:
+        """Action ``index`` (by default: one from the current state) as everyone may read it."""
+        state = self.state if index is None else self.states[index]
+        return self.game.public_action(state, action)
+
+    # -- what everyone may see -----------------------------------------------------------------
+    def hidden_sites(self) -> frozenset[str]:
+        """Sites whose piece the public table is not told: face down now, or once a step
+        that may come next is made (a tile being laid face down)."""
+        if not self.started:
+            return frozenset()
+        if self._hidden is None or self._hidden[0] is not self.state:
+            self._hidden = (self.state, secrecy.hidden_sites(self.game, self.state,
+                                                             self.all_successors))
+        return self._hidden[1]
+
+    def public_board(self, board: Mapping[str, str]) -> dict[str, str]:
+        """A board (observed or expected) as everyone may see it."""
+        return face_down_board(board, self.hidden_sites())
+
+    @property
+    def public_decision(self) -> Decision:
+        """The decision as the page, the LEDs and the log show it (``public``)."""
+        return self.public(self.decision)
+
+    def public(self, decision: Decision) -> Decision:
+        """``decision`` with no face-down piece named, and a step under way lit as widely
+        as the legal sites when the hand is secret."""
+        if not self.started:
+            return decision
+        legal_public = self.public_legal() is not None
+        return secrecy.public_decision(decision, self.game, self.state, self.hidden_sites(),
+                                       legal_public,
+                                       self.legal_sites() if not legal_public else set())
+
+    def public_legal(self) -> list[str] | None:
+        """The legal actions, unless they would show a secret hand (then None)."""
+        if self._public_legal is None or self._public_legal[0] is not self.state:
+            self._public_legal = (self.state, secrecy.public_legal_actions(
+                self.game, self.state, self.successors, len(self.actions)))
+        return self._public_legal[1]
+
+    def led_roles(self) -> dict[str, str]:
+        """The role of every lit site (lighting.py) for the decision everyone may see."""
+        if not self.started:
+            return {}
+        roles = lighting.plan(self.public_decision, self.successors, self.legal_sites(),
+                              self.advice_sites())
+        site = self.game.reveal_site
+        if site is not None and self.pending_reveals():
+            roles[site] = "legal"  # lay the secrets the score waits for here
+        return roles
 
     def legal_sites(self) -> set[str]:
         """Sites some legal step could change, lit for everyone (a secret hand stays secret)."""
@@ -538,12 +628,47 @@ class Table:
         return self.book.sites(self.state, self.all_successors) if self.started else set()
 
     # -- private views: each player's phone -------------------------------------------------
-    def claim_seat(self, seat: int) -> str:
-        """A secret token for the first phone that asks for this seat's private view."""
+    def claim_seat(self, seat: int, code: str, held: str | None = None) -> str:
+        """A secret token for the phone that gives this seat's code (``held``: the token the
+        phone already has, if any: one phone holds one seat). Enough wrong codes give the
+        seat a new one, so that nobody guesses it."""
         self._require_game()
-        token = self.seats.claim(seat, self.players)
+        try:
+            token, record = self.seats.claim(seat, code, self.players, held)
+        except WrongSeatCode:
+            if self.seats.renew_due(seat):
+                self._keep_seats([self.seats.renew(seat)])
+                self.log("seat", f"{self.players[seat]}'s seat has a new code after "
+                                 f"{MAX_WRONG_CODES} wrong ones (the table's owner sees it)")
+            raise
+        self._keep_seats([record])  # journalled before the phone has its token
         self.log("seat", f"{self.players[seat]} joined on a phone")
         return token
+
+    def seat_codes(self) -> list[SeatRecord]:
+        """Each seat's code and whether a phone holds it: for the table's owner only."""
+        self._require_game()
+        return self.seats.records()
+
+    def release_seat(self, seat: int) -> None:
+        """Free one seat, with a new code (the phone that held it must ask again)."""
+        self._require_game()
+        self._keep_seats([self.seats.release(seat)])
+        self.log("seat", f"{self.players[seat]}'s seat released")
+
+    def _open_seats(self) -> None:
+        """The seats of the game just started or resumed: the journal's codes and claims
+        (a restart keeps them), a new code for every other seat."""
+        assert self.game_id is not None
+        fresh = self.seats.open(len(self.players), self.journal.seats(self.game_id))
+        if fresh:
+            self.journal.keep_seats(self.game_id, fresh)
+
+    def _keep_seats(self, records: list[SeatRecord]) -> None:
+        """A change of seats: into the journal first, then in force."""
+        assert self.game_id is not None
+        self.journal.keep_seats(self.game_id, records)
+        self.seats.keep(records)
 
     def private_view(self, seat: int, token: str) -> dict[str, Any]:
         """The seat's view; while draws the table did not see are open, it knows no more of
@@ -553,7 +678,9 @@ class Table:
         return self.game.view(self.state, None if self.unseen else seat)
 
     def release_seats(self) -> None:
-        self.seats.release_all()
+        """Free every seat, each with a new code."""
+        self._require_game()
+        self._keep_seats(self.seats.release_all())
         self.log("seat", "all seats released")
 
     def _require_game(self) -> None:

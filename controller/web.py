@@ -1,26 +1,34 @@
 """The web side of the service: the status page, a JSON API, and live updates by SSE.
 
-Reading is open to everyone at the table; anything that changes the game needs the profile's
-token as ``Authorization: Bearer <token>`` (401 without one, 403 with a wrong one). Endpoints
+Reading is open to everyone at the table; anything that changes the game needs the table's
+token as ``Authorization: Bearer <token>`` (401 without one, 403 with a wrong one). A seat's
+private view needs that seat's code to claim it (``controller.seats``), and no page of another
+site can make the browser change anything here (``SameOrigin``). Every refusal has one shape,
+``{"detail": "why"}`` (``Refusal``), and is declared in the OpenAPI schema. Endpoints
 that change the table are ``async``: they run on the service's loop, never beside it in a
 worker thread (the service is not thread-safe, and the AI is started from that loop).
 """
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 from sse_starlette.sse import EventSourceResponse
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from games.core.errors import GameError
 
-from .errors import NothingToConfirm, SeatNotHeld
+from .errors import NothingToConfirm, SeatNotHeld, WrongSeatCode
+from .journal import JournalError
 from .service import TableService
 from .status import Done, GameInfo, PrivateHint, SeatToken, Sites, Status
 
@@ -29,8 +37,72 @@ REFUSALS: tuple[tuple[type[Exception], int], ...] = (
     (NothingToConfirm, 409),  # before GameError: it is one
     (GameError, 422),
     (SeatNotHeld, 403),
+    (WrongSeatCode, 403),
+    (JournalError, 503),  # its disk full, say: the message says what to do
 )
 """Why the service refused a command, as the HTTP status that says so."""
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class Refusal(BaseModel):
+    """Every refusal (4xx) has this one shape."""
+
+    detail: str = Field(description="why, in one sentence a person can act on")
+
+
+WHY = {
+    401: "no token: the table's (Authorization: Bearer) or the seat's (X-Seat-Token)",
+    403: "a wrong token or seat code, or a request sent by another site's page",
+    409: "nothing waiting for this command (no game, no choice, a seat taken)",
+    422: "malformed input, or a move or setup the game refuses",
+    503: "the journal cannot record it now (its disk full, say): the detail says what to do",
+}
+
+
+def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of an endpoint that may refuse with these codes."""
+    return {code: {"model": Refusal, "description": WHY[code]} for code in codes}
+
+
+def validation_message(error: RequestValidationError) -> str:
+    """FastAPI's list of validation errors as one line. The input is left out: it may be a
+    float JSON cannot carry (NaN, 1e400), which would otherwise turn a 422 into a 500."""
+    parts = []
+    for item in error.errors():
+        where = [str(part) for part in item.get("loc", ()) if part != "body"] or ["body"]
+        parts.append(f"{'.'.join(where)}: {item.get('msg', 'invalid')}")
+    return "; ".join(parts)[:500] or "invalid request"
+
+
+def cross_site(headers: Headers) -> str | None:
+    """Why a state-changing request came from another site's page, if it did: the browser
+    says so (``Sec-Fetch-Site``), or its ``Origin`` is not this host."""
+    refused = ("refused: this request comes from another site's page; use the table's own "
+               "page or a client that sends no Origin")
+    if headers.get("sec-fetch-site") == "cross-site":
+        return refused
+    origin = headers.get("origin")
+    if origin is None:
+        return None
+    netloc = urlsplit(origin).netloc.lower() if origin != "null" else ""
+    return None if netloc and netloc == headers.get("host", "").lower() else refused
+
+
+class SameOrigin:
+    """Refuse (403) a POST (or any other changing method) that another site's page makes
+    the browser send: a plain cross-site form or fetch must not claim a seat or start a
+    game, whatever the browser holds. Pure ASGI, so the event stream passes untouched."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+            why = cross_site(Headers(scope=scope))
+            if why is not None:
+                await JSONResponse({"detail": why}, status_code=403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class NewGame(BaseModel):
@@ -55,6 +127,21 @@ class Choice(BaseModel):
     index: int = Field(ge=0, le=100)
 
 
+class Claim(BaseModel):
+    code: str = Field(min_length=1, max_length=32,
+                      description="the seat's code, from the table's owner")
+
+
+class SeatCode(BaseModel):
+    """A seat as its owner sees it: the code that claims it and whether a phone holds it."""
+
+    seat: int
+    player: str
+    code: str
+    held: bool
+    link: str = Field(description="the player page with this seat and code filled in")
+
+
 def seat_token(x_seat_token: Annotated[str | None, Header()] = None) -> str:
     """A phone's claim on a seat, sent as ``X-Seat-Token``."""
     if not x_seat_token:
@@ -63,17 +150,35 @@ def seat_token(x_seat_token: Annotated[str | None, Header()] = None) -> str:
 
 
 SeatKey = Annotated[str, Depends(seat_token)]
+HeldSeat = Annotated[str | None, Header(alias="X-Seat-Token",
+                                        description="the seat token this phone already holds")]
 
 
 def create_app(service: TableService, token: str) -> FastAPI:
-    app = FastAPI(title="tabletop", description="The smart table's status and controls.",
-                  version="0.1.0")
+    app = FastAPI(title="tabletop", description="The smart table's status and controls. "
+                  "Every refusal is `{\"detail\": \"why\"}`.", version="0.1.0")
+    app.add_middleware(SameOrigin)
 
     @app.exception_handler(GameError)
     @app.exception_handler(SeatNotHeld)
+    @app.exception_handler(WrongSeatCode)
+    @app.exception_handler(JournalError)
     async def refused(request: Request, error: Exception) -> JSONResponse:
         code = next(code for kind, code in REFUSALS if isinstance(error, kind))
         return JSONResponse({"detail": str(error)}, status_code=code)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": validation_message(error)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        """As FastAPI's, except a body it cannot parse (not UTF-8): malformed input, 422
+        like any other, rather than a 400 the schema would have to declare apart."""
+        if error.status_code == 400:
+            return JSONResponse({"detail": f"body: {error.detail}"}, status_code=422)
+        return JSONResponse({"detail": str(error.detail)}, status_code=error.status_code,
+                            headers=error.headers)
 
     def authorised(authorization: Annotated[str | None, Header()] = None) -> None:
         if not authorization or not authorization.startswith("Bearer "):
@@ -84,6 +189,7 @@ def create_app(service: TableService, token: str) -> FastAPI:
             raise HTTPException(403, "wrong token")
 
     guard = [Depends(authorised)]
+    guarded = refusals(401, 403, 409, 422, 503)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def page() -> str:
@@ -93,10 +199,10 @@ def create_app(service: TableService, token: str) -> FastAPI:
     def player_page() -> str:
         return (STATIC / "player.html").read_text(encoding="utf-8")
 
-    @app.get("/api/status")
-    async def status() -> Status:
+    @app.get("/api/status", response_model=Status)
+    async def status() -> Response:
         """Everything the page shows: game, decision, scores, events, hardware health."""
-        return service.status()
+        return Response(service.status_json(), media_type="application/json")  # rendered once
 
     @app.get("/api/sites")
     async def sites() -> Sites:
@@ -110,68 +216,72 @@ def create_app(service: TableService, token: str) -> FastAPI:
 
     @app.get("/api/events")
     async def events() -> EventSourceResponse:
-        """Server-sent events: one ``status`` event (a Status) now and after every change."""
-        queue = service.subscribe()
+        """Server-sent events: one ``status`` event (a Status) now and after every change.
+        Every client is sent the same rendered bytes (``TableService.status_events``)."""
+        return EventSourceResponse(service.status_events())
 
-        async def stream():
-            try:
-                yield {"event": "status", "data": service.status().model_dump_json()}
-                while True:
-                    try:
-                        status = await asyncio.wait_for(queue.get(), timeout=15)
-                    except TimeoutError:
-                        status = service.status()
-                    yield {"event": "status", "data": status.model_dump_json()}
-            finally:
-                service.unsubscribe(queue)
-
-        return EventSourceResponse(stream())
-
-    @app.post("/api/game", dependencies=guard)
+    @app.post("/api/game", dependencies=guard, responses=guarded)
     async def new_game(body: NewGame) -> Done:
         """Start a new game (any game in progress is aborted and stays in the journal)."""
         return Done(ok=True, message=service.new_game(body.players, body.options, body.ai,
                                                           body.dealer))
 
-    @app.post("/api/confirm", dependencies=guard)
+    @app.post("/api/confirm", dependencies=guard, responses=guarded)
     async def confirm() -> Done:
         """Take back, pick the first reading, or make the one silent action waiting."""
         return Done(ok=True, message=service.confirm())
 
-    @app.post("/api/undo", dependencies=guard)
+    @app.post("/api/undo", dependencies=guard, responses=guarded)
     async def undo(body: Steps) -> Done:
         return Done(ok=True, message=service.undo(body.steps))
 
-    @app.post("/api/hint", dependencies=guard)
+    @app.post("/api/hint", dependencies=guard, responses=guarded)
     async def hint() -> Done:
         """Ask the AI for the move of the player on turn; it is lit and shown when found."""
         return Done(ok=True, message=service.hint())
 
-    @app.post("/api/choose", dependencies=guard)
+    @app.post("/api/choose", dependencies=guard, responses=guarded)
     async def choose(body: Choice) -> Done:
         return Done(ok=True, message=service.choose(body.index))
 
-    @app.post("/api/abort", dependencies=guard)
+    @app.post("/api/abort", dependencies=guard, responses=guarded)
     async def abort() -> Done:
         return Done(ok=True, message=service.abort())
 
-    @app.post("/api/seats/{seat}/claim")
-    async def claim_seat(seat: int) -> SeatToken:
-        """The first phone to ask gets this seat's private view (hand, secret cards)."""
-        return SeatToken(seat=seat, token=service.claim_seat(seat))
+    @app.get("/api/seats", dependencies=guard, responses=guarded)
+    async def seat_codes() -> list[SeatCode]:
+        """Each seat's code, for the table's owner to hand to the person in that seat."""
+        return [SeatCode(seat=r.seat, player=player, code=r.code,
+                         held=r.token_hash is not None,
+                         link=f"/player?seat={r.seat}&code={r.code}")
+                for player, r in service.seat_codes()]
 
-    @app.get("/api/seats/{seat}/view")
+    @app.post("/api/seats/{seat}/claim", responses=refusals(403, 409, 422))
+    async def claim_seat(seat: int, body: Claim, held: HeldSeat = None) -> SeatToken:
+        """This seat's private view (hand, secret cards) for the phone that gives its code:
+        the seat's token. A seat held already is 409, and so is a phone that holds another
+        seat (it sends its ``X-Seat-Token``); a wrong code is 403, and a few give the seat a
+        new code."""
+        return SeatToken(seat=seat, token=service.claim_seat(seat, body.code, held))
+
+    @app.get("/api/seats/{seat}/view", responses=refusals(401, 403, 409, 422))
     async def private_view(seat: int, key: SeatKey) -> dict[str, Any]:
         """What only this seat's player may see; needs the token the claim returned."""
         return service.private_view(seat, key)
 
-    @app.post("/api/seats/{seat}/hint")
+    @app.post("/api/seats/{seat}/hint", responses=refusals(401, 403, 409, 422))
     async def private_hint(seat: int, key: SeatKey) -> PrivateHint:
         """The AI's move for this seat, shown only to the phone holding it (needs its token)."""
         return await service.private_hint(seat, key)
 
-    @app.post("/api/seats/release", dependencies=guard)
+    @app.post("/api/seats/release", dependencies=guard, responses=guarded)
     async def release_seats() -> Done:
+        """Free every seat, each with a new code."""
         return Done(ok=True, message=service.release_seats())
+
+    @app.post("/api/seats/{seat}/release", dependencies=guard, responses=guarded)
+    async def release_seat(seat: int) -> Done:
+        """Free one seat with a new code (a phone took the wrong seat, or was lost)."""
+        return Done(ok=True, message=service.release_seat(seat))
 
     return app

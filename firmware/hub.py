@@ -35,6 +35,8 @@ KNOWN_VERSIONS = (0x88, 0x90, 0x91, 0x92, 0xB2, 0x12, 0x15)
 FAULT_AFTER = 3  # consecutive failed transfers before a working reader counts as faulty
 MAX_MISS_LIMIT = 50
 MAX_SCAN_PAUSE_MS = 5000
+MAX_REQUEST = 32  # a REQUEST_SNAPSHOT names readers in a bitmap of at most 256 bits
+CHANGES = (p.TAG_ARRIVED, p.TAG_LEFT, p.READER_FAULT)  # the frames a snapshot part counts
 MAX_TAGS = 16  # per reader: more tags in one field than this is noise, not a stack
 REPUT_MISSES = 2
 """A tag read again after this many missed scans in a row (fewer than the miss limit) was
@@ -117,7 +119,9 @@ class Hub:
         self.retry_ms = retry_ms
         self.slots = [_Slot() for _ in readers]
         self.seq = 0
+        self.changes = 0  # change frames sent (TAG_ARRIVED, TAG_LEFT, READER_FAULT), mod 2**16
         self.frames_in = p.FrameReader()
+        self.last_command = None  # (type, sequence number) of the last command handled
         self.scan_cycles = 0
         self.missed_reads = 0
         self.cycle_us = 0
@@ -129,6 +133,8 @@ class Hub:
     def send(self, kind: int, body: bytes) -> None:
         self.port.write(p.encode(kind, self.seq, body))
         self.seq = (self.seq + 1) & 0xFFFF
+        if kind in CHANGES:
+            self.changes = (self.changes + 1) & 0xFFFF
 
     def send_hello(self) -> None:
         schedule = self.schedule if self.switching else []
@@ -137,9 +143,14 @@ class Hub:
         checks = [(slot.status, slot.version) for slot in self.slots]
         self.send(p.SELF_TEST, p.self_test_body(checks))
 
-    def send_snapshot(self) -> None:
-        states = [(slot.status, slot.uids) for slot in self.slots]
-        self.send(p.SNAPSHOT, p.snapshot_body(states))
+    def send_snapshot(self, readers: list | None = None) -> None:
+        """One small frame per reader (all, or those asked for): on a noisy cable each part
+        gets through on its own, and the host asks again only for the ones it missed."""
+        count = len(self.slots)
+        for index in range(count) if readers is None else readers:
+            slot = self.slots[index]
+            self.send(p.SNAPSHOT_PART,
+                      p.part_body(self.changes, index, count, slot.status, slot.uids))
 
     def send_heartbeat(self) -> None:
         now = self.clock.ticks_ms()
@@ -286,19 +297,22 @@ class Hub:
     def poll(self) -> None:
         data = self.port.read()
         if data:
-            for kind, _seq, body in self.frames_in.feed(data):
+            for kind, seq, body in self.frames_in.feed(data):
+                if (kind, seq) == self.last_command:
+                    continue  # the host sent it twice over a noisy cable: answer it once
+                self.last_command = (kind, seq)
                 self.handle(kind, body)
 
     def handle(self, kind: int, body: bytes) -> None:
         expected = {p.REQUEST_HELLO: 0, p.REQUEST_SNAPSHOT: 0, p.PING: 4, p.SET_SCAN: 3}
         if kind not in expected:
             self.send(p.COMMAND_ERROR, p.command_error_body(kind, p.UNKNOWN_COMMAND))
+        elif kind == p.REQUEST_SNAPSHOT and len(body) <= MAX_REQUEST:
+            self.send_snapshot(p.wanted_readers(body, len(self.slots)))
         elif len(body) != expected[kind]:
             self.send(p.COMMAND_ERROR, p.command_error_body(kind, p.BAD_LENGTH))
         elif kind == p.REQUEST_HELLO:
             self.send_hello()
-        elif kind == p.REQUEST_SNAPSHOT:
-            self.send_snapshot()
         elif kind == p.PING:
             self.send(p.PONG, bytes(body))
         else:

@@ -7,7 +7,7 @@ the contract; tests/firmware runs them through this module under a real MicroPyt
 
 import struct
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAX_COMMAND = 64  # host commands are tiny; longer runs of bytes are garbage
 
 # Frame types (hardware.protocol.MessageType).
@@ -17,10 +17,10 @@ TAG_ARRIVED = 0x03
 TAG_LEFT = 0x04
 READER_FAULT = 0x05
 HEARTBEAT = 0x06
-SNAPSHOT = 0x07
 PONG = 0x08
 SETTINGS = 0x09
 COMMAND_ERROR = 0x0A
+SNAPSHOT_PART = 0x0B
 REQUEST_HELLO = 0x81
 REQUEST_SNAPSHOT = 0x82
 PING = 0x83
@@ -195,15 +195,19 @@ def heartbeat_body(
     )
 
 
-def snapshot_body(states: list) -> bytes:
-    """states: list of (status, uids) per reader, the uids in the order they arrived."""
-    out = bytearray((len(states),))
-    for status, uids in states:
-        out.append(status)
-        out.append(len(uids))
-        for uid in uids:
-            out.extend(_uid(uid))
+def part_body(changes: int, reader: int, readers: int, status: int, uids: list) -> bytes:
+    """One reader of a snapshot; changes: change frames sent so far, uids in arrival order."""
+    out = bytearray((changes & 0xFF, (changes >> 8) & 0xFF, reader, readers, status, len(uids)))
+    for uid in uids:
+        out.extend(_uid(uid))
     return bytes(out)
+
+
+def wanted_readers(bitmap: bytes, count: int) -> list:
+    """The readers a REQUEST_SNAPSHOT body names (bit r % 8 of byte r // 8); none: all."""
+    if not bitmap:
+        return list(range(count))
+    return [r for r in range(min(count, len(bitmap) * 8)) if bitmap[r // 8] >> (r % 8) & 1]
 
 
 def u32_body(token: int) -> bytes:

@@ -23,6 +23,7 @@ from cobs import cobs
 from hardware.errors import HardwareError
 from hardware.protocol import (
     MAX_FRAME,
+    REQUEST_BITMAP_BYTES,
     CommandError,
     CommandErrorCode,
     Heartbeat,
@@ -41,7 +42,7 @@ from hardware.protocol import (
     SelfTest,
     SetScan,
     Settings,
-    Snapshot,
+    SnapshotPart,
     TagArrived,
     TagLeft,
 )
@@ -54,6 +55,7 @@ _CRC = struct.Struct("<I")
 _HEARTBEAT = struct.Struct("<IIIII")
 _U32 = struct.Struct("<I")
 _SETTINGS = struct.Struct("<BH")
+_PART = struct.Struct("<HBB")
 
 
 class FrameError(HardwareError, ValueError):
@@ -106,12 +108,14 @@ def _body(message: Message) -> tuple[MessageType, bytes]:
         case Heartbeat(uptime_ms, scan_cycles, crc_errors, missed_reads, cycle_us):
             values = (uptime_ms, scan_cycles, crc_errors, missed_reads, cycle_us)
             return MessageType.HEARTBEAT, _HEARTBEAT.pack(*(v & 0xFFFFFFFF for v in values))
-        case Snapshot(readers):
-            parts = [_u8(len(readers), "reader count")]
-            for r in readers:
-                parts.append(_u8(r.status, "status") + _u8(len(r.uids), "tag count"))
-                parts += [_uid(uid) for uid in r.uids]
-            return MessageType.SNAPSHOT, b"".join(parts)
+        case SnapshotPart(changes, reader, readers, state):
+            _u8(readers, "reader count")
+            if not 0 <= reader < readers:
+                raise ValueError(f"part of reader {reader} in a snapshot of {readers} readers")
+            parts = [_PART.pack(changes & 0xFFFF, reader, readers),
+                     _u8(state.status, "status"), _u8(len(state.uids), "tag count")]
+            parts += [_uid(uid) for uid in state.uids]
+            return MessageType.SNAPSHOT_PART, b"".join(parts)
         case Pong(token):
             return MessageType.PONG, _U32.pack(token)
         case Settings(miss_limit, scan_pause_ms):
@@ -120,13 +124,23 @@ def _body(message: Message) -> tuple[MessageType, bytes]:
             return MessageType.COMMAND_ERROR, _u8(command, "command") + _u8(code, "code")
         case RequestHello():
             return MessageType.REQUEST_HELLO, b""
-        case RequestSnapshot():
-            return MessageType.REQUEST_SNAPSHOT, b""
+        case RequestSnapshot(readers):
+            return MessageType.REQUEST_SNAPSHOT, _bitmap(readers)
         case Ping(token):
             return MessageType.PING, _U32.pack(token)
         case SetScan(miss_limit, scan_pause_ms):
             return MessageType.SET_SCAN, _SETTINGS.pack(miss_limit, scan_pause_ms)
     raise TypeError(f"not a protocol message: {message!r}")
+
+
+def _bitmap(readers: tuple[int, ...]) -> bytes:
+    """Bit ``r % 8`` of byte ``r // 8`` set for each reader; no readers: no bytes (every one)."""
+    if not readers:
+        return b""
+    out = bytearray(max(_u8(r, "reader")[0] for r in readers) // 8 + 1)
+    for r in readers:
+        out[r // 8] |= 1 << (r % 8)
+    return bytes(out)
 
 
 def encode_payload(message: Message, seq: int) -> bytes:
@@ -204,13 +218,23 @@ def _self_test(r: _Reader) -> Message:
     return SelfTest(tuple(checks))
 
 
-def _snapshot(r: _Reader) -> Message:
-    n = r.u8()
-    states = []
-    for _ in range(n):
-        status = r.status()
-        states.append(ReaderState(status, tuple(r.uid() for _ in range(r.u8()))))
-    return Snapshot(tuple(states))
+def _snapshot_part(r: _Reader) -> Message:
+    changes, reader, readers = _PART.unpack(r.take(_PART.size))
+    if reader >= readers:
+        raise FrameError("bad_body", f"part of reader {reader} in a snapshot of {readers}")
+    status = r.status()
+    return SnapshotPart(changes, reader, readers,
+                        ReaderState(status, tuple(r.uid() for _ in range(r.u8()))))
+
+
+def _request_snapshot(r: _Reader) -> Message:
+    bitmap = r.take(len(r.data))
+    if len(bitmap) > REQUEST_BITMAP_BYTES:
+        raise FrameError("bad_body", f"reader bitmap of {len(bitmap)} bytes")
+    readers = tuple(n for n in range(len(bitmap) * 8) if bitmap[n // 8] >> (n % 8) & 1)
+    if bitmap and not readers:
+        raise FrameError("bad_body", "a reader bitmap that names no reader")
+    return RequestSnapshot(readers)
 
 
 def _command_error(r: _Reader) -> Message:
@@ -232,12 +256,12 @@ _DECODERS: dict[MessageType, Callable[[_Reader], Message]] = {
     MessageType.TAG_LEFT: lambda r: TagLeft(r.u8(), r.uid()),
     MessageType.READER_FAULT: lambda r: ReaderFault(r.u8(), r.status()),
     MessageType.HEARTBEAT: lambda r: Heartbeat(*_HEARTBEAT.unpack(r.take(_HEARTBEAT.size))),
-    MessageType.SNAPSHOT: _snapshot,
+    MessageType.SNAPSHOT_PART: _snapshot_part,
     MessageType.PONG: lambda r: Pong(*_U32.unpack(r.take(4))),
     MessageType.SETTINGS: _settings(Settings),
     MessageType.COMMAND_ERROR: _command_error,
     MessageType.REQUEST_HELLO: lambda r: RequestHello(),
-    MessageType.REQUEST_SNAPSHOT: lambda r: RequestSnapshot(),
+    MessageType.REQUEST_SNAPSHOT: _request_snapshot,
     MessageType.PING: lambda r: Ping(*_U32.unpack(r.take(4))),
     MessageType.SET_SCAN: _settings(SetScan),
 }
@@ -289,12 +313,15 @@ class StreamDecoder:
     started earlier, so they are dropped like any other garbage: the CRC catches them.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, keep_sizes: bool = False) -> None:
         self._buffer = bytearray()
         self._overflow = False
         self.errors: Counter[str] = Counter()
         self.frames = 0
         self.last_error: Dropped | None = None
+        self.sizes: list[tuple[int, bool]] | None = [] if keep_sizes else None
+        """With keep_sizes: each run of bytes up to a delimiter, its length with the delimiter
+        and whether it decoded, until the owner takes them (for the link's noise estimate)."""
 
     def feed(self, data: bytes) -> list[Packet]:
         packets: list[Packet] = []
@@ -308,12 +335,18 @@ class StreamDecoder:
             start = end + 1
             if self._overflow:
                 self._drop("too_long", f"frame longer than {MAX_FRAME} bytes")
+                if self.sizes is not None:
+                    self.sizes.append((MAX_FRAME + 1, False))
             elif self._buffer:
                 try:
                     packets.append(decode(bytes(self._buffer)))
                     self.frames += 1
+                    ok = True
                 except FrameError as exc:
                     self._drop(exc.kind, str(exc))
+                    ok = False
+                if self.sizes is not None:
+                    self.sizes.append((len(self._buffer) + 1, ok))
             self._buffer.clear()
             self._overflow = False
 

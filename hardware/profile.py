@@ -98,7 +98,9 @@ class BoardProfile:
     buttons: ButtonSettings
     colours: Mapping[str, Colour]
     settle_ms: int
-    web_token: str
+    web_token: str | None
+    """The profile's own table token, if it names one; without one the service uses the
+    install's (generated on first start, never one shipped in the repository)."""
     source: Path
     radio: RadioSettings = DEFAULT_RADIO
     """The board's radio geometry (the optional ``[radio]`` table; defaults otherwise)."""
@@ -324,8 +326,8 @@ def parse_profile(
         raise check.fail("[colours]", f"missing colours: {', '.join(missing)}")
     for name, default in OPTIONAL_COLOURS.items():
         colours.setdefault(name, default)
-    token = check.value(data, "web_token", str, "top level")
-    if len(token) < 8:
+    token = check.value(data, "web_token", str, "top level", None)
+    if token is not None and len(token) < 8:
         raise check.fail("web_token", "must be at least 8 characters: it guards game changes")
     return BoardProfile(
         name=check.value(data, "name", str, "top level"),

@@ -103,7 +103,6 @@ def profile_text(
         f"name = {_quoted(game_name)}",
         f"game = {_quoted(game_id)}",
         f"settle_ms = {settle_ms}",
-        'web_token = "change-me-before-game-night"',
         "",
         *(hub_lines(hub_url) if hubs == 1 else hubs_lines(hub_regions(
             {n: (site.x, site.y) for n, site in enumerate(ordered)}, hubs))),

@@ -11,15 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Bumped whenever a frame layout changes; the hub announces its version in HELLO. Version 2
-reports every tag in a reader's field and names the hub and its field schedule."""
+reports every tag in a reader's field and names the hub and its field schedule; version 3
+sends snapshots one reader per frame (SNAPSHOT_PART), so that a noisy cable still carries
+them, and lets the host ask for only the readers it is missing."""
 
 MAX_FRAME = 4096
 """Longest stuffed frame (without its delimiter) the host accepts; longer runs are garbage.
-A snapshot of 255 readers holding 10-byte UIDs still fits."""
+The longest real frames (a HELLO or SELF_TEST of 255 readers) fit easily."""
 
 MAX_READERS = 255
+REQUEST_BITMAP_BYTES = (MAX_READERS + 1) // 8
+"""Longest REQUEST_SNAPSHOT body: one bit per reader."""
 
 
 class MessageType(IntEnum):
@@ -31,10 +35,12 @@ class MessageType(IntEnum):
     TAG_LEFT = 0x04
     READER_FAULT = 0x05
     HEARTBEAT = 0x06
-    SNAPSHOT = 0x07
+    # 0x07 was version 2's whole snapshot in one frame: retired, since on a noisy cable a
+    # long frame almost never arrives whole.
     PONG = 0x08
     SETTINGS = 0x09
     COMMAND_ERROR = 0x0A
+    SNAPSHOT_PART = 0x0B
     REQUEST_HELLO = 0x81
     REQUEST_SNAPSHOT = 0x82
     PING = 0x83
@@ -133,7 +139,25 @@ class ReaderState:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
+    """Every reader of a hub at one moment. Not a frame: the link assembles it from
+    SnapshotParts (hardware.snapshots) and hands it on as one event."""
+
     readers: tuple[ReaderState, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotPart:
+    """One reader of a snapshot, in a frame of its own (small, so that noise rarely hits it).
+
+    ``changes`` is the hub's count of change frames (TAG_ARRIVED, TAG_LEFT, READER_FAULT) sent
+    before this one, modulo 65536: parts that carry the same count describe one moment, and a
+    host that has followed every change since knows it lost none."""
+
+    changes: int
+    reader: int
+    readers: int
+    """How many readers the hub has (so many parts make a whole snapshot)."""
+    state: ReaderState
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +186,9 @@ class RequestHello:
 
 @dataclass(frozen=True, slots=True)
 class RequestSnapshot:
-    pass
+    """Ask for SnapshotParts: of ``readers`` only, or (empty) of every reader."""
+
+    readers: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +211,7 @@ HubMessage = (
     | TagLeft
     | ReaderFault
     | Heartbeat
-    | Snapshot
+    | SnapshotPart
     | Pong
     | Settings
     | CommandError

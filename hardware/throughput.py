@@ -1,7 +1,7 @@
 """How fast the host decodes hub frames, against what a 115200-baud link can deliver.
 
 The stream is the traffic a busy table makes: tag arrivals and departures (4- and 7-byte
-UIDs), reader faults, heartbeats and now and then a full 64-reader snapshot. It is fed to
+UIDs), reader faults, heartbeats and now and then a snapshot part of a 64-reader hub. It is fed to
 `StreamDecoder` in serial-read-sized chunks, as the link does. `tabletop bench hub` prints it.
 """
 
@@ -18,7 +18,7 @@ from hardware.protocol import (
     ReaderFault,
     ReaderState,
     ReaderStatus,
-    Snapshot,
+    SnapshotPart,
     TagArrived,
     TagLeft,
 )
@@ -44,12 +44,9 @@ def sample_stream(frames: int = 2000, seed: int = 4) -> tuple[bytes, int]:
             message = ReaderFault(reader, ReaderStatus.COMM_ERROR)
         elif roll < 0.995:
             message = Heartbeat(seq * 1000, seq * 5, 0, seq // 7, 150_000)
-        else:
-            readers = tuple(
-                ReaderState(ReaderStatus.OK, (rng.randbytes(7),) if rng.random() < 0.4 else ())
-                for _ in range(64)
-            )
-            message = Snapshot(readers)
+        else:  # a snapshot of 64 readers comes as 64 parts; one of them here
+            state = ReaderState(ReaderStatus.OK, (rng.randbytes(7),) if rng.random() < 0.4 else ())
+            message = SnapshotPart(seq // 7, reader, 64, state)
         parts.append(codec.encode(message, seq))
     return b"".join(parts), frames
 

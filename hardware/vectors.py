@@ -70,7 +70,11 @@ def message_from_fields(type_name: str, fields: dict[str, Any]) -> Message:
             value = ReaderStatus(value)
         elif key == "code":
             value = protocol.CommandErrorCode(value)
-        elif key == "readers":
+        elif key == "state":
+            value = message_from_fields(ReaderState.__name__, value)
+        elif key == "readers" and type_name == "RequestSnapshot":
+            value = tuple(value)
+        elif key == "readers" and isinstance(value, list):
             nested = ReaderCheck if type_name == "SelfTest" else ReaderState
             value = tuple(message_from_fields(nested.__name__, item) for item in value)
         kwargs[key] = value

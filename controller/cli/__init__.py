@@ -22,6 +22,7 @@ from . import (
     bench,
     enroll,
     games_cmd,
+    journal_cmd,
     play,
     playout,
     playthrough,
@@ -30,6 +31,7 @@ from . import (
     run,
     score,
     sim,
+    token_cmd,
 )
 from .common import UserError
 
@@ -38,7 +40,7 @@ USER_ERRORS = (UserError, GameError, HardwareError, JournalError)
 BROKEN_PIPE_EXIT = 128 + 13  # SIGPIPE
 
 COMMANDS = [games_cmd, score, playout, playthrough, replay, play, bench, enroll, run, sim,
-            profile_cmd]
+            profile_cmd, token_cmd, journal_cmd]
 
 
 class _Parser(argparse.ArgumentParser):

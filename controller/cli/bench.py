@@ -367,14 +367,85 @@ def bench_hand_to_light(args: argparse.Namespace) -> BenchResult:
     )
 
 
+def bench_load(args: argparse.Namespace) -> BenchResult:
+    """A crowd of readers against ``tabletop run`` (issue 20): refereeing rate with and without
+    ``--clients`` SSE clients and ``--rate`` status requests a second, status latency, and
+    the service's own memory over ``--rounds`` rounds of load (see ``load_bench``)."""
+    from .load_bench import run_load
+
+    if args.clients < 0 or args.rate <= 0 or args.rounds < 1:
+        raise UserError("--clients must not be negative, --rate positive, --rounds at least 1")
+    figures = run_load(args.clients, args.rate, args.rounds, args.seconds, progress=progress)
+    progress_done()
+    memory, latency = figures["rss_mb"], figures["status_ms"]
+    return BenchResult(
+        f"{args.clients} SSE clients and {args.rate:g} status requests/s against tabletop run "
+        f"({figures['game']}, {args.seconds:g} s a phase); memory of the service alone, MB",
+        ("actions/s quiet", "with crowd", "status p50", "p95", "p99", "max", "RSS start",
+         "after game", "after rounds", "peak"),
+        ((figures["accepted_per_second_no_clients"], figures["accepted_per_second_with_clients"],
+          latency["p50"], latency["p95"], latency["p99"], latency["max"], memory["started"],
+          memory["after_quiet_game"], " ".join(map(str, memory["after_rounds"])),
+          memory["peak"]),),
+        {"bench": "load", "load": figures},
+    )
+
+
+def bench_noisy_link(args: argparse.Namespace) -> BenchResult:
+    """Play over a noisy cable (issue 20, finding 7): the virtual Tiki Topple hub with 0-10 %
+    of its bytes changed or lost (and 5 % changed both ways), read through the real HubLink.
+    Per cable: the time to connect and to the first whole snapshot, then eight moves (puts and
+    lifts), each timed from the hand until the host's board shows it; boards seen that were
+    never on the table; the link's own estimate of the bad bytes; and the bytes each way (a
+    storm would show there).
+    "mid-game": the cable turns noisy after connecting, the snapshot is asked for on it."""
+    import asyncio
+
+    from simulator.noisy_link import measure
+
+    rows = []
+    figures: list[dict[str, Any]] = []
+    for kind in ("bad", "lost", "bad both ways"):
+        for rate in (0.0, 0.01, 0.05, 0.1):
+            for from_start in (True, False):
+                if (rate == 0.0 and (kind != "bad" or not from_start)) or (
+                        kind == "bad both ways" and rate != 0.05):
+                    continue
+                label = f"{rate:.0%} {kind} bytes" if kind != "bad both ways" else (
+                    f"{rate:.0%} bad bytes both ways")
+                progress(f"noisy-link: {label}{'' if from_start else ' mid-game'}")
+                run = asyncio.run(measure(0.0 if kind == "lost" else rate,
+                                          rate if kind == "lost" else 0.0, moves=8,
+                                          timeout=10.0, from_start=from_start,
+                                          host_to_hub=kind == "bad both ways"))
+                f = {"cable": label, "from_start": from_start, **run.figures(),
+                     "byte_errors": None if run.health is None or run.health.byte_errors is None
+                     else round(run.health.byte_errors, 3)}
+                figures.append(f)
+                rows.append((label, "start" if from_start else "mid-game", f["connected_s"],
+                             f["first_snapshot_s"], f"{f['moves_seen']}/{f['moves']}",
+                             f["move_s_mean"], f["move_s_max"], f["wrong_boards"],
+                             f["byte_errors"], f["frame_loss"], f["too_noisy"],
+                             f["host_bytes_per_s"], f["hub_bytes_per_s"]))
+    progress_done()
+    return BenchResult(
+        "A noisy cable: virtual Tiki Topple hub (realistic scan), 8 moves, 10 s timeout; "
+        "seconds (target: every move seen within 2 s, no wrong board up to 5 %)",
+        ("cable", "noisy from", "connect", "snapshot", "moves seen", "move mean", "move max",
+         "wrong", "bad bytes est.", "frame loss", "too noisy", "host B/s", "hub B/s"),
+        tuple(rows), {"bench": "noisy-link", "runs": figures})
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], BenchResult]] = {
     "autoplay": bench_autoplay,
+    "load": bench_load,
     "hand-to-light": bench_hand_to_light,
     "latency": bench_latency,
     "engines": bench_engines,
     "referee": bench_referee,
     "referee-search": bench_referee_search,
     "hub": bench_hub,
+    "noisy-link": bench_noisy_link,
     "ai": bench_ai,
 }
 
@@ -383,7 +454,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("bench", help="measure: " + ", ".join(BENCHES))
     parser.add_argument("name", choices=sorted(BENCHES), help="which benchmark")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="time per measurement (3; load: per phase, 20)")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--games", type=int, default=None,
                         help="ai: games per game (100); referee-search: (5)")
@@ -395,10 +467,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seeds", type=int, default=50, help="autoplay: seeds per game (50)")
     parser.add_argument("--ideal", action="store_true",
                         help="autoplay: on the ideal table instead of the realistic one")
+    parser.add_argument("--clients", type=int, default=200, help="load: SSE clients (200)")
+    parser.add_argument("--rate", type=float, default=50.0,
+                        help="load: status requests a second (50)")
+    parser.add_argument("--rounds", type=int, default=3, help="load: rounds of load (3)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.seconds is None:
+        args.seconds = 20.0 if args.name == "load" else 3.0
     if args.seconds <= 0:
         raise UserError("--seconds must be positive")
     if ((args.games is not None and args.games < 1) or args.jobs < 1 or args.seeds < 1

@@ -34,7 +34,11 @@ def data_dir(given: str | None) -> Path:
     """Where the journal and the tag registry live (``--data``, else ~/.local/share)."""
     base = Path(given) if given else Path(
         os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "tabletop"
-    base.mkdir(parents=True, exist_ok=True)
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a read-only disk, a file in the way: one line, not a traceback
+        raise UserError(f"cannot create the data folder {base}: {error.strerror}; give "
+                        "another --data folder") from None
     return base
 
 
@@ -103,12 +107,13 @@ def build_service(
     return service, registry
 
 
-async def serve(service: TableService, host: str, port: int, *, extra_routes: Any = None
-                ) -> None:
-    """Run the service (with its buttons) and its web page until cancelled."""
+async def serve(service: TableService, host: str, port: int, token: str, *,
+                extra_routes: Any = None) -> None:
+    """Run the service (with its buttons) and its web page, guarded by ``token``, until
+    cancelled."""
     import uvicorn
 
-    app = create_app(service, service.profile.web_token)
+    app = create_app(service, token)
     if extra_routes is not None:
         extra_routes(app)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))

@@ -10,10 +10,12 @@ not hand steps and are left out.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.service import TableService
-from simulator.virtual_table import VirtualTable
+
+if TYPE_CHECKING:  # imported by `tabletop sim`, which `tabletop run` shares a parser with
+    from simulator.virtual_table import VirtualTable
 
 
 class HandToLight:

@@ -92,11 +92,17 @@ class _PtyHub:
         self.readers = readers
         self.uids: dict[int, bytes] = {}
         self.seq = 0
+        self.changes = 0
+        """Tag frames sent, as the snapshot parts count them (docs/protocol.md)."""
         self.stop = False
 
     def send(self, message: Any) -> None:
         import os
 
+        from hardware.protocol import TagArrived, TagLeft
+
+        if isinstance(message, TagArrived | TagLeft):
+            self.changes = (self.changes + 1) & 0xFFFF
         os.write(self.master, self.codec.encode(message, self.seq))
         self.seq = (self.seq + 1) & 0xFFFF
 
@@ -111,7 +117,7 @@ class _PtyHub:
             ReaderStatus,
             RequestHello,
             RequestSnapshot,
-            Snapshot,
+            SnapshotPart,
         )
 
         decoder = self.codec.StreamDecoder()
@@ -122,10 +128,10 @@ class _PtyHub:
             for packet in decoder.feed(os.read(self.master, 4096)):
                 if isinstance(packet.message, RequestHello):
                     self.send(Hello(PROTOCOL_VERSION, self.readers, 3, "bench"))
-                elif isinstance(packet.message, RequestSnapshot):
-                    self.send(Snapshot(tuple(
-                        ReaderState(ReaderStatus.OK, (self.uids[n],) if n in self.uids else ())
-                        for n in range(self.readers))))
+                elif isinstance(packet.message, RequestSnapshot):  # one part per reader
+                    for n in packet.message.readers or range(self.readers):
+                        self.send(SnapshotPart(self.changes, n, self.readers, ReaderState(
+                            ReaderStatus.OK, (self.uids[n],) if n in self.uids else ())))
 
 
 async def led_latency(events: int, rate: float,

@@ -9,6 +9,7 @@ from hardware.profile import BoardProfile
 
 from .common import UserError, add_ai_argument, parse_ai, parse_options, parse_players
 from .compose import build_service, data_dir, load_board, serve
+from .token_cmd import table_token
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,14 +34,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     profile = load_board(args.profile)
     urls = hub_urls(profile, args.url or [])
-    service, _ = build_service(profile, data_dir(args.data), urls=urls)
+    data = data_dir(args.data)
+    token = table_token(profile, data)  # a published token refuses to start, before any device
+    service, _ = build_service(profile, data, urls=urls)
     if args.players:
         players = parse_players(args.players)
         service.new_game(players, parse_options(args.option), parse_ai(args.ai, players),
                          args.dealer)
     print(f"tabletop: {profile.name} on {', '.join(urls)}; "
           f"status page on http://{args.host}:{args.port}/")
-    asyncio.run(serve(service, args.host, args.port))
+    asyncio.run(serve(service, args.host, args.port, token))
     return 0
 
 

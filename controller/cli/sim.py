@@ -14,16 +14,12 @@ import dataclasses
 import random
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller.service import TableService
 from controller.table import DEALERS
 from controller.unresolved import UNRESOLVED
 from games.registry import get_game
-from simulator.autoplay import AutoplayBot
-from simulator.page import simulator_router
-from simulator.scenario import ScenarioError, load_scenario
-from simulator.scenario_runner import ScenarioRunner
-from simulator.virtual_table import VirtualTable
 
 from .common import (
     UserError,
@@ -38,6 +34,10 @@ from .common import (
 )
 from .compose import build_service, data_dir, serve
 from .hand_to_light import HandToLight
+from .token_cmd import install_token
+
+if TYPE_CHECKING:  # the simulator is imported when used: `tabletop run` must not load it
+    from simulator.virtual_table import VirtualTable
 
 HEADLESS_SETTLE_MS = 80
 """Settle time for scenarios and autoplay: no human hand to wait for, so keep them quick."""
@@ -111,6 +111,8 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
     Each hub is reached through a stable link in ``data`` (as udev's by-id links are on a Pi),
     so an unplugged and replugged virtual hub is found again at the same path.
     """
+    from simulator.virtual_table import VirtualTable
+
     table_options.setdefault("link_path", data / "hub")
     table = VirtualTable.for_game(game_id, **table_options).start()
     profile = table.profile
@@ -126,6 +128,8 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
 async def interactive(game_id: str, players: list[str], options: dict[str, str], data: Path,
                       host: str, port: int, ai: dict[str, int] | None = None,
                       scan: float | str = "realistic", dealer: str = "players") -> None:
+    from simulator.page import simulator_router
+
     table, service = virtual_service(game_id, data, scan_ms=scan)
     try:
         if not service.table.started:
@@ -134,8 +138,9 @@ async def interactive(game_id: str, players: list[str], options: dict[str, str],
         print(f"tabletop sim: {service.table.game.name} for {', '.join(names)}")
         print(f"  play with the mouse:  http://{host}:{port}/sim")
         print(f"  the referee's page:   http://{host}:{port}/")
-        print(f"  token for the API:    {table.profile.web_token}")
-        await serve(service, host, port,
+        token, _ = install_token(data)  # a simulated table is guarded as a real one
+        print(f"  token for the API:    {token}")
+        await serve(service, host, port, token,
                     extra_routes=lambda app: app.include_router(simulator_router(table, "/")))
     finally:
         table.close()
@@ -191,6 +196,9 @@ async def running(game_id: str, data: Path, players, options, ai=None, scan="rea
 
 
 async def run_scenario(path: Path, data: Path, scan: float | str = "realistic") -> int:
+    from simulator.scenario import ScenarioError, load_scenario
+    from simulator.scenario_runner import ScenarioRunner
+
     try:
         scenario = load_scenario(path)
     except (OSError, ScenarioError) as error:
@@ -252,6 +260,8 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                        mistakes: float, ai: dict[str, int] | None = None,
                        scan: float | str = "realistic",
                        settle: int | None = HEADLESS_SETTLE_MS, dealer: str = "players") -> dict:
+    from simulator.autoplay import AutoplayBot
+
     ai_moves = 0
     async with running(game_id, data, players, options, ai, scan, settle, dealer) as (
             table, service):

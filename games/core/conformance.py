@@ -167,6 +167,7 @@ class _Run:
         self.check_score(state)
         self.check_board(state)
         self.check_views(state, actor, legal)
+        self.check_public(state, legal)
 
     def check_actions(self, state: Any, legal: list[str]) -> None:
         game = self.game
@@ -261,8 +262,38 @@ class _Run:
                 )
             if other != state:
                 self.hidden_checks += 1
+                seed = self.rng.randrange(1 << 30)
+                if game.resample(other, player, random.Random(seed)) != game.resample(
+                        state, player, random.Random(seed)):
+                    self.fail(f"resample() for {self.who(player)} depends on what they cannot "
+                              "see (shuffle a sorted pool): the table's public redraws would "
+                              "differ between hands it cannot tell apart")
             if player is not None and player == actor and game.legal_actions(other) != legal:
                 self.fail(f"{self.who(player)}'s legal actions depend on what they cannot see")
+
+    def check_public(self, state: Any, legal: list[str]) -> None:
+        """The public board hides what lies face down, and actions whose results nobody but
+        their owner can tell apart read the same to everyone (the table logs and shows
+        ``public_action``)."""
+        game = self.game
+        other = game.resample(state, None, self.rng)
+        if game.public_board(other) != game.public_board(state):
+            self.fail("public_board() changed when only what the table hides was redrawn: "
+                      "face_down() misses a face-down site")
+        texts: dict[str, tuple[str, str]] = {}
+        before = self.snapshot(state)
+        tried = legal if len(legal) <= 8 else self.rng.sample(legal, 8)
+        for action in tried:
+            after = game.apply(state, action)
+            seen = json.dumps([sorted(game.public_board(after).items()), game.view(after, None)],
+                              sort_keys=True)
+            text = game.public_action(state, action)
+            first, first_text = texts.setdefault(seen, (action, text))
+            if first_text != text:
+                self.fail(f"{first!r} and {action!r} leave the public table alike, but "
+                          f"public_action() tells them apart ({first_text!r}, {text!r})")
+        if self.snapshot(state) != before:
+            self.fail(f"apply() of one of {tried} changed its input state")
 
     def who(self, player: int | None) -> str:
         return "the public table" if player is None else self.players[player]

@@ -45,6 +45,8 @@ class Site:
             raise ValueError(f"site {self.id}: a pile site stacks (stacks=True)")
 
 
+FACE_DOWN = "face-down"
+"""What the public table shows on a site whose piece lies face down (``Game.face_down``)."""
 PILE_JOIN = " / "
 """Between the pieces of a pile in a board value: ``stone:yellow / stone:blue``."""
 
@@ -63,6 +65,12 @@ def pile_begins(pile: str, part: str) -> bool:
     """Is ``part`` the bottom of ``pile``: a tower with its first stones laid, more to come?"""
     pieces, begun = pile_pieces(pile), pile_pieces(part)
     return len(begun) < len(pieces) and pieces[:len(begun)] == begun
+
+
+def face_down_board(board: Mapping[str, str], hidden: frozenset[str] | set[str]
+                    ) -> dict[str, str]:
+    """``board`` with the pieces on ``hidden`` sites shown only as ``FACE_DOWN``."""
+    return {site: FACE_DOWN if site in hidden else piece for site, piece in board.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,6 +354,18 @@ class Game(ABC, Generic[State]):
         return {key: None if key in ("score", "scores") else value
                 for key, value in view.items()}
 
+    # -- what everyone may know (controller/secrecy.py; checked by the conformance check) ---
+    def face_down(self, state: State) -> frozenset[str]:
+        """Sites whose piece lies face down: the readers know which piece it is, the players
+        do not, so the public table shows only that something lies there (``FACE_DOWN``)."""
+        return frozenset()
+
+    def public_action(self, state: State, action: str) -> str:
+        """``action``, made from ``state``, as everyone may read it: a tile laid face down or a
+        card dealt into a hand is not named. Actions whose results nobody but their owner can
+        tell apart must read the same. By default the action itself."""
+        return action
+
     @abstractmethod
     def sites(self, n_players: int) -> tuple[Site, ...]:
         """Every sensed site of the table for this many players."""
@@ -353,6 +373,10 @@ class Game(ABC, Generic[State]):
     @abstractmethod
     def board(self, state: State) -> dict[str, str]:
         """What the physical table must show: site id to piece id, empty sites left out."""
+
+    def public_board(self, state: State) -> dict[str, str]:
+        """``board`` as everyone may see it: face-down pieces are only ``FACE_DOWN``."""
+        return face_down_board(self.board(state), self.face_down(state))
 
     @abstractmethod
     def pieces(self) -> tuple[str, ...]:

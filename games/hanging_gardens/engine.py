@@ -671,6 +671,10 @@ class HangingGardens(Game[HangingGardensState]):
     def players(self, state: HangingGardensState) -> tuple[str, ...]:
         return state.players
 
+    def public_action(self, state: HangingGardensState, action: str) -> str:
+        """A hidden extra score tile is drawn face down: only that it was is told."""
+        return "extra (face down)" if action.startswith("extra ") else action
+
     def view(self, state: HangingGardensState, player: int | None) -> dict[str, Any]:
         c = self.components
         over = state.phase == "over"
@@ -760,6 +764,7 @@ class HangingGardens(Game[HangingGardensState]):
         for seat in hidden:
             for kind, count in enumerate(state.extras[seat]):
                 pool.extend([kind] * count)
+        pool.sort()  # the redraw depends only on what is seen, not on who held which tile
         rng.shuffle(pool)
         collected, extras = list(state.collected), list(state.extras)
         kinds = len(self.components.kinds)

@@ -417,6 +417,11 @@ class TikiTopple(Game[TikiState]):
     def players(self, state: TikiState) -> tuple[str, ...]:
         return state.players
 
+    def public_action(self, state: TikiState, action: str) -> str:
+        """Missions and set-aside cards are dealt face down: only that it happened is told."""
+        verb = action.partition(" ")[0]
+        return f"{verb} (face down)" if verb in ("mission", "aside") else action
+
     def view(self, state: TikiState, player: int | None) -> dict[str, Any]:
         edition = _edition(state)
         actor = self.actor(state)
@@ -480,8 +485,8 @@ class TikiTopple(Game[TikiState]):
         for seat in range(len(state.players)):
             if seat == player or not state.aside[seat]:
                 continue
-            cards = list(state.hands[seat] + state.aside[seat])
-            rng.shuffle(cards)
+            cards = sorted(state.hands[seat] + state.aside[seat], key=moves.card_order)
+            rng.shuffle(cards)  # from a sorted pool: the redraw depends only on what is seen
             keep = len(state.hands[seat])
             hands[seat] = tuple(sorted(cards[:keep], key=moves.card_order))
             aside[seat] = tuple(sorted(cards[keep:]))

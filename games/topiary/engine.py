@@ -480,6 +480,7 @@ class Topiary(Game[TopiaryState]):
             pool.append(state.pad)
         for seat in hidden_seats:
             pool.extend(state.hands[seat])
+        pool.sort()  # the redraw depends only on what is seen, not on where the tiles were
         rng.shuffle(pool)
         grid = list(state.grid)
         for cell in down:
@@ -494,6 +495,22 @@ class Topiary(Game[TopiaryState]):
 
     def sites(self, n_players: int) -> tuple[Site, ...]:
         return table_sites(self.size)
+
+    def face_down(self, state: TopiaryState) -> frozenset[str]:
+        """Face-down garden tiles and the tile on the deal pad (only its passer knows it)."""
+        size = self.size
+        down = {cell_site(cell, size) for cell, tile in enumerate(state.grid)
+                if tile != EMPTY and not state.face_up[cell]}
+        return frozenset(down | {PAD_SITE}) if state.pad != EMPTY else frozenset(down)
+
+    def public_action(self, state: TopiaryState, action: str) -> str:
+        """A tile laid face down, dealt, passed or put back in the box is not named."""
+        verb, _, rest = action.partition(" ")
+        if verb == "lay":
+            return f"lay {rest.split()[0]} face down"
+        if verb in ("deal", "pass", "remove"):
+            return f"{verb} a face-down tile"
+        return action
 
     def board(self, state: TopiaryState) -> dict[str, str]:
         """Tiles are sensed by their tags whether face up or down; a taken tile has left."""

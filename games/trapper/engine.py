@@ -677,8 +677,8 @@ class Trapper(Game[TrapperState]):
         the other players' hands with the draw pile (hand sizes stay)."""
         down = [cell for cell, tile in enumerate(state.grid)
                 if tile != EMPTY and not state.face_up[cell]]
-        pool = [state.grid[cell] for cell in down] + list(state.supply)
-        rng.shuffle(pool)
+        pool = sorted([state.grid[cell] for cell in down] + list(state.supply))
+        rng.shuffle(pool)  # from sorted pools: the redraw depends only on what is seen
         grid = list(state.grid)
         for cell in down:
             grid[cell] = pool.pop()
@@ -687,6 +687,7 @@ class Trapper(Game[TrapperState]):
         for seat in hidden:
             cards += [colour for colour, count in enumerate(state.hands[seat])
                       for _ in range(count)]
+        cards.sort()
         rng.shuffle(cards)
         hands = list(state.hands)
         colours = len(state.draw)
@@ -718,6 +719,23 @@ class Trapper(Game[TrapperState]):
         found += [Site(f"seat:{seat + 1}", PITCH * (seat * 2 + 0.5), PITCH * (size + 0.5),
                        f"player {seat + 1}: turn or out marker") for seat in range(n_players)]
         return tuple(found)
+
+    def face_down(self, state: TrapperState) -> frozenset[str]:
+        """Landscape tiles lying face down (a trapper standing on one hides it anyway)."""
+        size = self.size
+        return frozenset(f"grid:{cell // size}:{cell % size}"
+                         for cell, tile in enumerate(state.grid)
+                         if tile != EMPTY and not state.face_up[cell]
+                         and cell not in state.trappers)
+
+    def public_action(self, state: TrapperState, action: str) -> str:
+        """A tile laid face down and a card dealt or drawn into a hand are not named."""
+        verb, _, rest = action.partition(" ")
+        if verb == "lay":
+            return f"lay {rest.split()[0]} face down"
+        if verb in ("deal", "draw") and state.phase in ("deal", "draw"):
+            return f"{verb} a card"
+        return action
 
     def board(self, state: TrapperState) -> dict[str, str]:
         """Tiles and trappers on the grid (face up or down, the tags say the same), the last

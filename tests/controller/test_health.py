@@ -74,3 +74,16 @@ def test_the_scan_period_is_measured_between_heartbeats() -> None:
     assert one.period == 0.05 and one.lift_latency == (3 + 0.25) * 0.05
     assert not one.note_beat(Heartbeat(500, 2, 0, 0, 0))  # rebooted: not a measurement
     assert one.period == 0.05
+
+
+def test_a_cable_too_noisy_to_play_on_is_named_with_what_to_check() -> None:
+    health = HardwareHealth({0: "stack:1"})
+    noisy, clean = hub("left"), hub("right")
+    noisy.link._update(byte_errors=0.3, too_noisy=True)  # what the link measured
+    clean.link._update(byte_errors=0.01)
+    left, right = health.report([noisy, clean], 0, None).hubs
+    assert left.byte_errors == 0.3 and right.byte_errors == 0.01
+    assert right.too_noisy is None
+    assert left.too_noisy is not None
+    assert "hub left is too noisy" in left.too_noisy and "30%" in left.too_noisy
+    assert "USB cable of hub left (loop://)" in left.too_noisy

@@ -64,7 +64,7 @@ def test_a_new_game_ends_the_old_one_and_exports_replay_records(tmp_path) -> Non
 def test_a_file_that_is_not_a_journal_is_refused(tmp_path) -> None:
     path = tmp_path / "notes.sqlite3"
     path.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(JournalError, match="not a usable journal"):
+    with pytest.raises(JournalError, match="is damaged"):
         Journal(path)
 
 

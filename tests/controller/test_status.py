@@ -67,8 +67,10 @@ def test_the_event_stream_sends_the_same_model(service) -> None:
 
     async def first_event() -> dict:
         response = await route.endpoint()
-        async for event in response.body_iterator:
-            return event
+        async for frame in response.body_iterator:
+            await response.body_iterator.aclose()
+            fields = dict(line.split(": ", 1) for line in frame.decode().split("\r\n") if line)
+            return fields
 
     event = asyncio.run(first_event())
     assert event["event"] == "status"

@@ -64,7 +64,7 @@ def test_secret_draws_are_written_as_unresolved_and_nothing_is_guessed_in_public
     text = status.model_dump_json()
     for guess in table.history.actions[1:]:  # the working resolution is nobody's knowledge
         assert guess not in text
-    seat = table.claim_seat(0)
+    seat = table.claim_seat(0, table.seats.records()[0].code)
     assert table.private_view(0, seat) == table.game.view(table.state, None)
 
 

@@ -101,9 +101,10 @@ def test_each_player_sees_their_own_secrets_on_their_phone(client: TestClient, s
     service.tracker.snapshot({n: f"aabbcc{n:02x}" for n in range(9)}, now=0.0)
     service.hubs[0].seen = True  # as when the hub has sent this snapshot
     service.judge()  # stack built: the service deals missions and set-aside cards
-    claim = client.post("/api/seats/0/claim").json()
-    assert client.post("/api/seats/0/claim").status_code == 409  # first phone wins
-    assert client.post("/api/seats/7/claim").status_code == 409
+    codes = {seat["seat"]: seat["code"] for seat in client.get("/api/seats", headers=AUTH).json()}
+    claim = client.post("/api/seats/0/claim", json={"code": codes[0]}).json()
+    assert client.post("/api/seats/0/claim", json={"code": codes[0]}).status_code == 409  # held
+    assert client.post("/api/seats/7/claim", json={"code": codes[0]}).status_code == 409
     view = client.get("/api/seats/0/view", headers={"X-Seat-Token": claim["token"]}).json()
     assert view["you"] == "anna" and len(view["hand"]) == 7 and len(view["mission"]) == 3
     assert client.get("/api/seats/0/view").status_code == 401
@@ -147,9 +148,210 @@ def test_a_hint_needs_a_player_on_turn(client: TestClient, service) -> None:
 
 def test_a_private_hint_needs_the_seats_token_and_the_turn(client: TestClient, service) -> None:
     client.post("/api/game", json={"players": ["anna", "ben"]}, headers=AUTH)
-    ben = client.post("/api/seats/1/claim").json()["token"]
+    code = client.get("/api/seats", headers=AUTH).json()[1]["code"]
+    ben = client.post("/api/seats/1/claim", json={"code": code}).json()["token"]
     assert client.post("/api/seats/1/hint").status_code == 401
     assert client.post("/api/seats/0/hint", headers={"X-Seat-Token": ben}).status_code == 403
     response = client.post("/api/seats/1/hint", headers={"X-Seat-Token": ben})
     assert response.status_code == 409  # the stack is not built: nobody is on turn
     assert service.table.current_advice() is None
+
+
+# -- seats: only the person at a seat claims it (issue 20) ------------------------------------
+def deal(client: TestClient, service) -> None:
+    """A two-player game with the digital dealer, the stack built: secrets are dealt."""
+    client.post("/api/game", json={"players": ["anna", "ben"], "dealer": "digital"},
+                headers=AUTH)
+    service.tracker.snapshot({n: f"aabbcc{n:02x}" for n in range(9)}, now=0.0)
+    service.hubs[0].seen = True
+    service.judge()
+
+
+def test_a_client_without_the_codes_claims_no_seat(client: TestClient, service) -> None:
+    """Before: one client with no token claimed both seats and read both players' secrets."""
+    deal(client, service)
+    for seat in (0, 1):
+        assert client.post(f"/api/seats/{seat}/claim").status_code == 422  # no code
+        wrong = client.post(f"/api/seats/{seat}/claim", json={"code": "AAAAAA"})
+        assert wrong.status_code == 403 and "not the code" in wrong.json()["detail"]
+        assert not service.table.seats.held(seat)
+    assert client.get("/api/seats").status_code == 401  # the codes are the owner's
+    assert client.get("/api/seats", headers={"Authorization": "Bearer nope"}).status_code == 403
+    text = client.get("/api/status").text
+    assert all(seat.code not in text for seat in service.table.seat_codes())
+
+
+def test_one_phone_holds_one_seat(client: TestClient, service) -> None:
+    deal(client, service)
+    codes = [seat["code"] for seat in client.get("/api/seats", headers=AUTH).json()]
+    anna = client.post("/api/seats/0/claim", json={"code": codes[0]}).json()["token"]
+    second = client.post("/api/seats/1/claim", json={"code": codes[1]},
+                         headers={"X-Seat-Token": anna})
+    assert second.status_code == 409 and "one phone, one seat" in second.json()["detail"]
+    assert not service.table.seats.held(1)
+
+
+def test_guessing_a_code_renews_it_and_the_host_sees_the_new_one(client: TestClient,
+                                                                 service) -> None:
+    deal(client, service)
+    first = client.get("/api/seats", headers=AUTH).json()[1]
+    wrong = "ZZZZZZ" if first["code"] != "ZZZZZZ" else "YYYYYY"
+    for _ in range(5):
+        assert client.post("/api/seats/1/claim", json={"code": wrong}).status_code == 403
+    now = client.get("/api/seats", headers=AUTH).json()[1]
+    assert now["code"] != first["code"] and now["link"] == f"/player?seat=1&code={now['code']}"
+    assert "ben's seat has a new code" in client.get("/api/status").text
+    assert client.post("/api/seats/1/claim", json={"code": first["code"]}).status_code == 403
+    assert client.post("/api/seats/1/claim", json={"code": now["code"]}).status_code == 200
+
+
+def test_the_host_releases_one_seat(client: TestClient, service) -> None:
+    deal(client, service)
+    codes = [seat["code"] for seat in client.get("/api/seats", headers=AUTH).json()]
+    anna = client.post("/api/seats/0/claim", json={"code": codes[0]}).json()["token"]
+    ben = client.post("/api/seats/1/claim", json={"code": codes[1]}).json()["token"]
+    assert client.post("/api/seats/0/release").status_code == 401
+    assert client.post("/api/seats/0/release", headers=AUTH).json()["ok"]
+    assert client.get("/api/seats/0/view", headers={"X-Seat-Token": anna}).status_code == 403
+    assert client.get("/api/seats/1/view", headers={"X-Seat-Token": ben}).status_code == 200
+    seats = client.get("/api/seats", headers=AUTH).json()
+    assert [seat["held"] for seat in seats] == [False, True] and seats[0]["code"] != codes[0]
+
+
+def test_claims_survive_a_restart(client: TestClient, service, tmp_path) -> None:
+    """Before: claims lived in memory; after a restart anyone could claim a seat again."""
+    deal(client, service)
+    code = client.get("/api/seats", headers=AUTH).json()[1]["code"]
+    ben = client.post("/api/seats/1/claim", json={"code": code}).json()["token"]
+    service.table.journal.close()
+    profile = load_board("tiki_topple")
+    again, _ = build_service(profile, tmp_path, urls=[str(tmp_path / "no-hub")],
+                             strip=RecordingStrip(profile.leds.count,
+                                                  byteorder=profile.leds.pixel_order),
+                             pin_factory=MockFactory(), rng=random.Random(1))
+    restarted = TestClient(create_app(again, TOKEN))
+    assert restarted.post("/api/seats/1/claim", json={"code": code}).status_code == 409
+    view = restarted.get("/api/seats/1/view", headers={"X-Seat-Token": ben})
+    assert view.status_code == 200 and view.json()["you"] == "ben"
+
+
+@pytest.mark.parametrize("headers", [
+    {"Origin": "https://evil.example"},
+    {"Origin": "null"},  # a sandboxed frame or a file
+    {"Origin": "http://testserver:8081"},  # another port of the same host is another origin
+    {"Sec-Fetch-Site": "cross-site"},
+])
+def test_another_sites_page_changes_nothing(client: TestClient, service, headers) -> None:
+    """Before: a plain cross-site POST from another page could claim a seat."""
+    deal(client, service)
+    code = client.get("/api/seats", headers=AUTH).json()[0]["code"]
+    claim = client.post("/api/seats/0/claim", json={"code": code}, headers=headers)
+    assert claim.status_code == 403 and "another site" in claim.json()["detail"]
+    undo = client.post("/api/undo", json={"steps": 1}, headers={**AUTH, **headers})
+    assert undo.status_code == 403
+    assert not service.table.seats.held(0) and len(service.table.actions) > 1
+    same = client.post("/api/seats/0/claim", json={"code": code},
+                       headers={"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"})
+    assert same.status_code == 200  # the table's own page
+
+
+def test_a_claim_is_json_only(client: TestClient, service) -> None:
+    """A cross-site HTML form can send only form fields or text: neither claims a seat."""
+    deal(client, service)
+    code = client.get("/api/seats", headers=AUTH).json()[0]["code"]
+    form = client.post("/api/seats/0/claim", data={"code": code})
+    text = client.post("/api/seats/0/claim", content=f'{{"code": "{code}"}}',
+                       headers={"Content-Type": "text/plain"})
+    assert form.status_code == 422 and text.status_code == 422
+    assert not service.table.seats.held(0)
+
+
+# -- one error shape, and floats JSON cannot carry (issue 20) ----------------------------------
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_non_finite_numbers_are_refused_not_a_server_error(client: TestClient, service,
+                                                           number: str) -> None:
+    """Before: 500, 'Out of range float values are not JSON compliant'."""
+    from types import SimpleNamespace
+
+    from simulator.page import simulator_router
+
+    app = create_app(service, TOKEN)
+    app.include_router(simulator_router(SimpleNamespace(), "/"))  # never reached: refused first
+    raw = TestClient(app, raise_server_exceptions=False)
+    json = {**AUTH, "Content-Type": "application/json"}
+    for path, body in [("/api/undo", f'{{"steps": {number}}}'),
+                       ("/api/choose", f'{{"index": {number}}}'),
+                       ("/api/game", f'{{"players": ["a", "b"], "ai": {{"b": {number}}}}}'),
+                       ("/api/seats/0/claim", f'{{"code": {number}}}'),
+                       ("/sim/api/put", f'{{"piece": {number}, "site": "stack:1"}}')]:
+        response = raw.post(path, content=body, headers=json)
+        assert response.status_code == 422, (path, response.text)
+        assert isinstance(response.json()["detail"], str)
+    assert service.table.journal.games() == []
+
+
+def test_every_refusal_has_one_shape_and_is_in_the_schema(client: TestClient, service) -> None:
+    validation = client.post("/api/game", json={"players": []}, headers=AUTH)
+    refused = client.post("/api/game", json={"players": ["solo"]}, headers=AUTH)
+    for response in (validation, refused, client.post("/api/confirm"),
+                     client.post("/api/confirm", headers=AUTH)):
+        assert 400 <= response.status_code < 500
+        assert set(response.json()) == {"detail"} and isinstance(response.json()["detail"], str)
+    assert validation.json()["detail"].startswith("players: ")
+    schema = client.get("/openapi.json").json()
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            if method == "post" or path == "/api/seats":
+                declared = set(operation["responses"])
+                assert {"403", "422"} <= declared, (method, path, declared)
+                content = operation["responses"]["422"]["content"]["application/json"]
+                assert content["schema"]["$ref"].endswith("/Refusal"), (path, content)
+
+
+# -- a restart before the hub's first snapshot (issue 20) --------------------------------------
+def test_a_restarted_service_never_reads_the_table_before_the_hubs_snapshot(
+        client: TestClient, service, tmp_path) -> None:
+    """The hub is back (hello, even a tag or two) but its snapshot has not come: the tracker
+    knows nothing yet, and a board read from it would be a half-empty table (a take-back, or
+    a step under way). The region stays blind until the snapshot instead."""
+    import asyncio
+
+    from controller.errors import NothingToConfirm
+    from controller.referee import TakeBack
+    from hardware.link import LinkUp
+    from hardware.protocol import Hello, ReaderState, ReaderStatus, Snapshot, TagArrived
+
+    deal(client, service)
+    played = list(service.table.actions)
+    assert len(played) > 1
+    service.table.journal.close()
+    profile = load_board("tiki_topple")
+    again, _ = build_service(profile, tmp_path, urls=[str(tmp_path / "no-hub")],
+                             strip=RecordingStrip(profile.leds.count,
+                                                  byteorder=profile.leds.pixel_order),
+                             pin_factory=MockFactory(), rng=random.Random(1))
+    hub = again.hubs[0]
+
+    def feed(*events):
+        async def stream():
+            for event in events:
+                yield event
+        hub.link.events = stream  # as the link hands them on
+        asyncio.run(again._consume_link(hub))
+
+    feed(LinkUp(Hello(protocol_version=1, reader_count=11, miss_limit=3,
+                      firmware_version="test")),
+         TagArrived(reader=0, uid=bytes.fromhex("aabbcc00")))  # a change before the snapshot
+    again.judge()  # as the settle loop does after those events
+    status = again.status()
+    assert status.prompt is None and not isinstance(again.table.decision, TakeBack)
+    assert not any("undo" in event.text for event in status.events[-3:])
+    with pytest.raises(NothingToConfirm):
+        again.confirm()  # the confirm button takes nothing back
+    assert again.table.actions == played and again.blind_sites == hub.sites
+
+    feed(Snapshot(tuple(ReaderState(ReaderStatus.OK, (bytes.fromhex(f"aabbcc{n:02x}"),))
+                        for n in range(9)) + (ReaderState(ReaderStatus.OK),) * 2))
+    again.judge()
+    assert not again.blind_sites and again.table.actions == played
+    assert again.status().prompt is None

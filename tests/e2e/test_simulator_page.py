@@ -16,7 +16,7 @@ STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa
 @pytest.fixture
 def served(tmp_path):
     table, service = virtual_service("tiki_topple", tmp_path, settle_ms=60)
-    app = create_app(service, service.profile.web_token)
+    app = create_app(service, "page-test-token")
     app.include_router(simulator_router(table, "/"))
     served = Served(app, background=service.run)
     served.call(lambda: service.table.new_game(["anna", "ben"], {"edition": "gamewright"}))
@@ -81,7 +81,7 @@ def test_a_move_played_with_the_mouse_reaches_the_referee(browser, served, scree
 def test_a_hubs_cable_pulled_on_the_page_blinds_its_region_on_the_status_page(
         browser, tmp_path) -> None:
     table, service = virtual_service("on_top", tmp_path, settle_ms=60)
-    app = create_app(service, service.profile.web_token)
+    app = create_app(service, "page-test-token")
     app.include_router(simulator_router(table, "/"))
     server = Served(app, background=service.run)
     try:

@@ -14,6 +14,7 @@ from hardware.leds import RecordingStrip
 from .served import Served
 
 STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
+TOKEN = "status-page-token"
 
 
 @pytest.fixture
@@ -26,7 +27,7 @@ def table(tmp_path):
     for tiki, uid in uids.items():
         registry.enroll(uid, f"tiki:{tiki}")
     registry.enroll("04c0ffee", "card:red:up1")
-    served = Served(create_app(service, profile.web_token))
+    served = Served(create_app(service, TOKEN))
     yield service, served, uids
     served.stop()
 
@@ -97,9 +98,15 @@ def test_a_player_claims_a_seat_and_sees_only_their_secrets(browser, table, scre
     service, served, uids = table
     served.call(lambda: service.table.new_game(["anna", "ben"], {}, dealer="digital"))
     served.call(lambda: lay(service, {n: uids[tiki] for n, tiki in enumerate(STACK)}))
+    codes = served.call(lambda: [seat.code for seat in service.table.seat_codes()])
     phone = browser.new_page(viewport={"width": 390, "height": 844})
     phone.goto(f"{served.url}/player")
     phone.get_by_role("button", name="ben").click()
+    phone.fill("#code", codes[0])  # anna's code does not open ben's seat
+    phone.get_by_role("button", name="Join").click()
+    phone.wait_for_function("document.getElementById('note').textContent.includes('not the code')")
+    phone.fill("#code", codes[1].lower())
+    phone.get_by_role("button", name="Join").click()
     phone.wait_for_function("document.getElementById('title').textContent === \"ben's hand\"")
     text = phone.locator("#secret").inner_text()
     ben = served.call(lambda: service.table.game.view(service.table.state, 1))
@@ -107,11 +114,37 @@ def test_a_player_claims_a_seat_and_sees_only_their_secrets(browser, table, scre
     assert all(tiki in text for tiki in ben["mission"])
     screenshot(phone, "player-page.png")
     other = browser.new_page()
-    other.goto(f"{served.url}/player")
-    other.get_by_role("button", name="ben").click()
+    other.goto(f"{served.url}/player?seat=1&code={codes[1]}")  # the host's link, once more
     other.wait_for_function("document.getElementById('note').textContent.includes('taken')")
+    assert "code=" not in phone.url
     phone.close()
     other.close()
+
+
+def test_the_host_sees_the_seat_codes_and_releases_a_seat(browser, table) -> None:
+    service, served, _ = table
+    served.call(lambda: service.table.new_game(["anna", "ben"], {}, dealer="digital"))
+    host = browser.new_page()
+    host.goto(served.url)
+    host.wait_for_function("document.getElementById('banner').textContent.startsWith('build')")
+    assert host.locator("#seatCodes").is_hidden()  # no token, no codes
+    host.fill("#token", TOKEN)
+    host.locator("#token").dispatch_event("change")
+    host.wait_for_selector("#seatCodes code.seat-code")
+    codes = served.call(lambda: [seat.code for seat in service.table.seat_codes()])
+    assert host.locator("code.seat-code").all_inner_texts() == codes
+    link = host.locator("tr[data-seat='0'] a").get_attribute("href")
+    phone = browser.new_page()
+    phone.goto(f"{served.url}{link}")  # the link the host hands to anna
+    phone.wait_for_function("document.getElementById('title').textContent === \"anna's hand\"")
+    host.wait_for_selector("tr[data-seat='0'] button")
+    host.locator("tr[data-seat='0']").get_by_role("button", name="Release").click()
+    phone.wait_for_function("document.getElementById('note').textContent.includes('lost its seat')")
+    host.wait_for_function(f"!document.querySelector('tr[data-seat=\"0\"] button') && "
+                           f"document.querySelector('tr[data-seat=\"0\"] code').textContent "
+                           f"!== {codes[0]!r}")
+    phone.close()
+    host.close()
 
 
 def test_a_game_is_started_and_aborted_from_the_page(browser, table) -> None:
@@ -124,12 +157,14 @@ def test_a_game_is_started_and_aborted_from_the_page(browser, table) -> None:
     page.get_by_role("button", name="New game").click()
     page.wait_for_function("document.getElementById('reply').textContent.startsWith('401')")
     assert served.call(lambda: service.table.started) is False  # no token, no game
-    page.fill("#token", service.profile.web_token)
+    page.fill("#token", TOKEN)
+    page.select_option("#dealer", "digital")  # phones, not the box
     page.get_by_role("button", name="New game").click()
     page.wait_for_function("document.getElementById('banner').textContent.startsWith('build')")
     chosen = service.table.game.check_options({"edition": "gamewright"})  # the others default
-    assert served.call(lambda: (service.table.players, service.table.options)) == (
-        ("anna", "ben", "cleo"), chosen)
+    assert served.call(lambda: (service.table.players, service.table.options,
+                                service.table.dealer)) == (("anna", "ben", "cleo"), chosen,
+                                                           "digital")
     page.get_by_role("button", name="Abort game").click()
     page.wait_for_function("document.getElementById('banner').textContent === 'No game running'")
     page.close()
@@ -142,7 +177,7 @@ def test_the_page_starts_an_ai_game_shows_its_move_and_gives_hints(browser, tabl
     page = browser.new_page(viewport={"width": 412, "height": 915})
     page.goto(served.url)
     page.wait_for_selector("select[data-option='edition']")
-    page.fill("#token", service.profile.web_token)
+    page.fill("#token", TOKEN)
     page.fill("#players", "anna, ben")
     page.fill("#aiPlayers", "anna")
     page.fill("#aiStrength", "30")
@@ -180,14 +215,13 @@ def test_a_private_hint_shows_only_on_the_players_phone(browser, table) -> None:
     service, served, uids = table
     served.call(lambda: service.table.new_game(["anna", "ben"], {}, dealer="digital"))  # Schmidt
     served.call(lambda: lay(service, {n: uids[tiki] for n, tiki in enumerate(STACK)}))
+    codes = served.call(lambda: [seat.code for seat in service.table.seat_codes()])
     ben = browser.new_page(viewport={"width": 390, "height": 844})
-    ben.goto(f"{served.url}/player")
-    ben.get_by_role("button", name="ben").click()
+    ben.goto(f"{served.url}/player?seat=1&code={codes[1]}")
     ben.wait_for_function("document.getElementById('title').textContent === \"ben's hand\"")
     assert ben.locator("#askHint").is_hidden()  # anna is on turn, not ben
     anna = browser.new_page(viewport={"width": 390, "height": 844})
-    anna.goto(f"{served.url}/player")
-    anna.get_by_role("button", name="anna").click()
+    anna.goto(f"{served.url}/player?seat=0&code={codes[0]}")
     anna.wait_for_function("!document.getElementById('askHint').hidden")
     anna.get_by_role("button", name="Hint, on this phone only").click()
     anna.wait_for_function(

@@ -7,7 +7,7 @@ import asyncio
 from controller.status import Prompt, UnknownTag
 from simulator.virtual_hub import LinkFaults
 
-from .harness import perform, play, running_table, settled
+from .harness import SETTLE_MS, perform, play, running_table, settled
 
 STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
 
@@ -176,5 +176,32 @@ def test_a_refused_button_command_is_logged_and_changes_nothing(tmp_path) -> Non
             assert service.status().events[-1].text == (
                 "press confirm: nothing is waiting for a confirmation")
             assert service.table.actions == before
+
+    play(scenario)
+
+
+def test_five_percent_byte_noise_still_judges_each_move_within_two_seconds(tmp_path) -> None:
+    """Issue 20, finding 7: at 5 % byte noise no move was accepted in 60 s. Now each move is
+    judged within 2 s of the hand (plus the profile's settle time), and nothing wrong is."""
+    async def scenario() -> None:
+        async with running_table(tmp_path) as (table, service):
+            table.set_link_faults(LinkFaults(noise_rate=0.05))
+            await build(table, service)
+            start = asyncio.get_running_loop().time()
+            await up1_wikiwiki(table, service)
+            judged = asyncio.get_running_loop().time() - start
+            assert service.table.actions[-1] == "up1 wikiwiki"
+            assert judged < 2.0 + SETTLE_MS / 1000, judged
+            assert service.status().to_act == "ben"
+            game, state = service.table.game, service.table.state
+            move = next(a for a in game.legal_actions(state) if a != "pass")
+            start = asyncio.get_running_loop().time()
+            perform(table, game.board(game.apply(state, move)))
+            await settled(table, service, timeout=20)
+            judged = asyncio.get_running_loop().time() - start
+            assert service.table.actions[-2:] == ["up1 wikiwiki", move]
+            assert judged < 2.0 + SETTLE_MS / 1000, judged
+            health = service.link.health()
+            assert health.crc_errors > 10 and not health.too_noisy
 
     play(scenario)

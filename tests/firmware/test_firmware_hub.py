@@ -25,6 +25,7 @@ from hardware.protocol import (
     SetScan,
     Settings,
     Snapshot,
+    SnapshotPart,
     TagArrived,
     TagLeft,
 )
@@ -53,8 +54,24 @@ def frames(hexes: list[str]) -> list[list[Packet]]:
     return chunks
 
 
-def messages(chunk: list[Packet]) -> list[Message]:
-    return [packet.message for packet in chunk]
+def messages(chunk: list[Packet]) -> list[Message | Snapshot]:
+    """The messages, each run of snapshot parts (reader 0 to the last, all counting the same
+    changes) joined into the Snapshot it makes."""
+    out: list[Message | Snapshot] = []
+    parts: list[SnapshotPart] = []
+    for packet in chunk:
+        message = packet.message
+        if not isinstance(message, SnapshotPart):
+            out.append(message)
+            continue
+        parts.append(message)
+        if message.reader == message.readers - 1:
+            assert [part.reader for part in parts] == list(range(message.readers))
+            assert len({part.changes for part in parts}) == 1
+            out.append(Snapshot(tuple(part.state for part in parts)))
+            parts = []
+    assert not parts, f"an unfinished snapshot: {parts}"
+    return out
 
 
 def test_boot_self_test_reports_every_reader(micropython: Callable[[str], Any]) -> None:
@@ -69,7 +86,7 @@ report({'out': out, 'inits': [r.inits for r in readers]})
 """)
     [boot] = frames(out["out"])
     assert messages(boot) == [
-        Hello(2, 4, 4, "fw 9", b"\x01\x02", ()),  # no schedule: every field stays on
+        Hello(3, 4, 4, "fw 9", b"\x01\x02", ()),  # no schedule: every field stays on
         SelfTest(
             (
                 ReaderCheck(ReaderStatus.OK, 0x92),
@@ -282,4 +299,43 @@ report({{'out': out, 'off': off_after_boot, 'switches': [r.switches for r in rea
         ("request", 0), ("request", 2), ("collect", 0), ("collect", 2),
         ("request", 1), ("request", 3), ("collect", 1), ("collect", 3)]
     assert "every reader 0..3 exactly once" in out["error"]
-    assert hello[0] == Hello(2, 4, 3, "fw", b"", ((0, 2), (1, 3)))
+    assert hello[0] == Hello(3, 4, 3, "fw", b"", ((0, 2), (1, 3)))
+
+
+def test_snapshot_parts_count_the_changes_and_answer_only_what_was_asked(
+    micropython: Callable[[str], Any],
+) -> None:
+    commands = codec.encode(RequestSnapshot((2,)), 0) + codec.encode(RequestSnapshot(), 1)
+    out = micropython(SETUP.format(n=3) + f"""
+hub = Hub(readers, port, clock, 'fw', miss_limit=1)
+hub.boot(); port.take()
+readers[1].uid = {UID_A!r}
+hub.scan_cycle(); readers[1].uid = None; hub.scan_cycle(); readers[1].uid = {UID_A!r}
+hub.scan_cycle(); mark()
+port.inbox.extend({commands!r})
+hub.poll(); mark()
+report({{'out': out}})
+""")
+    events, answers = frames(out["out"])
+    assert messages(events) == [TagArrived(1, UID_A), TagLeft(1, UID_A), TagArrived(1, UID_A)]
+    ok = ReaderState(ReaderStatus.OK, ())
+    here = ReaderState(ReaderStatus.OK, (UID_A,))
+    assert [packet.message for packet in answers] == [
+        SnapshotPart(3, 2, 3, ok),  # only what was asked for, then every reader
+        SnapshotPart(3, 0, 3, ok), SnapshotPart(3, 1, 3, here), SnapshotPart(3, 2, 3, ok)]
+
+
+def test_a_command_written_twice_is_answered_once(micropython: Callable[[str], Any]) -> None:
+    """Over a noisy cable the host writes a request twice (same sequence number)."""
+    twice = codec.encode(RequestSnapshot((0,)), 7)
+    commands = b"\x00" + twice + b"\x00" + twice + codec.encode(Ping(5), 8) * 2 + twice
+    out = micropython(SETUP.format(n=2) + f"""
+hub = Hub(readers, port, clock, 'fw')
+hub.boot(); port.take()
+port.inbox.extend({commands!r})
+hub.poll(); mark()
+report({{'out': out}})
+""")
+    [answers] = frames(out["out"])
+    empty = SnapshotPart(0, 0, 2, ReaderState(ReaderStatus.OK, ()))
+    assert [packet.message for packet in answers] == [empty, Pong(5), empty]

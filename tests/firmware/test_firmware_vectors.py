@@ -41,9 +41,10 @@ def build(t, f):
     if t == 'Heartbeat':
         return p.HEARTBEAT, p.heartbeat_body(
             f['uptime_ms'], f['scan_cycles'], f['crc_errors'], f['missed_reads'], f['cycle_us'])
-    if t == 'Snapshot':
-        return p.SNAPSHOT, p.snapshot_body(
-            [(r['status'], [uh(u) for u in r['uids']]) for r in f['readers']])
+    if t == 'SnapshotPart':
+        s = f['state']
+        return p.SNAPSHOT_PART, p.part_body(f['changes'], f['reader'], f['readers'],
+                                            s['status'], [uh(u) for u in s['uids']])
     if t == 'Pong':
         return p.PONG, p.u32_body(f['token'])
     if t == 'Settings':
@@ -55,7 +56,7 @@ def build(t, f):
 
 def answers(frames):
     port = FakePort()
-    hub = Hub([FakeReader()], port, FakeClock(), 'test')
+    hub = Hub([FakeReader() for _ in range(10)], port, FakeClock(), 'test')
     for kind, seq, body in frames:
         hub.handle(kind, body)
     out = p.FrameReader(limit=4096).feed(port.take())
@@ -135,3 +136,9 @@ def test_firmware_resynchronises_like_the_host(result: dict[str, Any], vector) -
         "frames": len(vector.frames),
         "errors": vector.dropped,
     }
+
+
+def test_firmware_answers_a_request_for_some_parts_with_those_only(result: dict[str, Any]) -> None:
+    answers = result["decoded"]["request_snapshot_parts:answers"]
+    assert [kind for kind, _ in answers] == [MessageType.SNAPSHOT_PART] * 2
+    assert [bytes.fromhex(body)[2] for _, body in answers] == [1, 3]  # changes u16, reader

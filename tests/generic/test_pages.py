@@ -21,7 +21,7 @@ from .conftest import players_for
 @pytest.fixture
 def served(game: Game[Any], tmp_path):
     table, service = virtual_service(game.id, tmp_path, settle_ms=60)
-    app = create_app(service, service.profile.web_token)
+    app = create_app(service, "page-test-token")
     app.include_router(simulator_router(table, "/"))
     server = Served(app, background=service.run)
     server.call(lambda: service.table.new_game(players_for(game), {}))

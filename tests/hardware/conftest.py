@@ -25,12 +25,13 @@ from hardware.protocol import (
     Ping,
     Pong,
     ReaderCheck,
+    ReaderFault,
     ReaderState,
     ReaderStatus,
     RequestHello,
     RequestSnapshot,
     SelfTest,
-    Snapshot,
+    SnapshotPart,
     TagArrived,
     TagLeft,
 )
@@ -42,6 +43,8 @@ class FakeHub:
         self.readers = readers
         self.uids: dict[int, bytes] = {}
         self.seq = 0
+        self.changes = 0
+        """Change frames sent (or lost by `skip`), as snapshot parts count them."""
         self.commands: list[Message] = []
         self.answer_hello = True
         self.noisy_snapshots: list[dict[int, bytes]] = []
@@ -88,23 +91,27 @@ class FakeHub:
         with self._lock:
             frame = codec.encode(message, self.seq)
             self.seq = (self.seq + 1) & 0xFFFF
+            if isinstance(message, TagArrived | TagLeft | ReaderFault):
+                self.changes = (self.changes + 1) & 0xFFFF
         self.send_raw(frame)
 
     def send_raw(self, data: bytes) -> None:
         assert self._master is not None, "the fake hub is unplugged"
         os.write(self._master, data)
 
-    def skip(self, frames: int) -> None:
-        """Pretend frames were lost on the wire."""
+    def skip(self, frames: int, changes: bool = True) -> None:
+        """Pretend frames were lost on the wire (changes: they reported tags or faults)."""
         with self._lock:
             self.seq = (self.seq + frames) & 0xFFFF
+            if changes:
+                self.changes = (self.changes + frames) & 0xFFFF
 
-    def snapshot(self) -> Snapshot:
+    def snapshot(self, readers: tuple[int, ...] = ()) -> list[SnapshotPart]:
+        """The parts answering a REQUEST_SNAPSHOT for ``readers`` (empty: every reader)."""
         uids = self.noisy_snapshots.pop(0) if self.noisy_snapshots else self.uids
-        return Snapshot(
-            tuple(ReaderState(ReaderStatus.OK, (uids[i],) if uids.get(i) else ())
-                  for i in range(self.readers))
-        )
+        return [SnapshotPart(self.changes, i, self.readers,
+                             ReaderState(ReaderStatus.OK, (uids[i],) if uids.get(i) else ()))
+                for i in readers or range(self.readers)]
 
     def lay(self, reader: int, uid: bytes) -> None:
         """A person puts a tag on a reader: the hub reports it and later snapshots show it."""
@@ -118,6 +125,7 @@ class FakeHub:
 
     def _serve(self, master: int, stop: threading.Event) -> None:
         decoder = codec.StreamDecoder()
+        last = None
         while not stop.is_set():
             ready, _, _ = select.select([master], [], [], 0.02)
             if not ready:
@@ -127,6 +135,9 @@ class FakeHub:
             except OSError:
                 return
             for packet in decoder.feed(data):
+                if (packet.message, packet.seq) == last:
+                    continue  # a request written twice over a noisy cable, as the firmware
+                last = (packet.message, packet.seq)
                 self.commands.append(packet.message)
                 self._answer(packet.message)
 
@@ -136,8 +147,9 @@ class FakeHub:
                 self.send(Hello(PROTOCOL_VERSION, self.readers, 3, "fake-hub 0.1"))
                 checks = tuple(ReaderCheck(ReaderStatus.OK, 0x92) for _ in range(self.readers))
                 self.send(SelfTest(checks))
-            case RequestSnapshot():
-                self.send(self.snapshot())
+            case RequestSnapshot(readers):
+                for part in self.snapshot(readers):
+                    self.send(part)
             case Ping(token):
                 self.send(Pong(token))
 

@@ -19,8 +19,9 @@ from hardware.protocol import (
     Ping,
     ReaderState,
     ReaderStatus,
+    RequestSnapshot,
     SetScan,
-    Snapshot,
+    SnapshotPart,
     TagArrived,
     TagLeft,
 )
@@ -129,13 +130,10 @@ messages = st.one_of(
               .map(tuple)),
     st.builds(Ping, u32),
     st.builds(SetScan, st.integers(0, 255), st.integers(0, 0xFFFF)),
-    st.builds(
-        Snapshot,
-        st.lists(
-            st.builds(ReaderState, statuses, st.lists(uids, max_size=4).map(tuple)),
-            max_size=64
-        ).map(tuple),
-    ),
+    st.integers(1, 255).flatmap(lambda count: st.builds(
+        SnapshotPart, st.integers(0, 0xFFFF), st.integers(0, count - 1), st.just(count),
+        st.builds(ReaderState, statuses, st.lists(uids, max_size=4).map(tuple)))),
+    st.builds(RequestSnapshot, st.sets(readers, max_size=20).map(lambda s: tuple(sorted(s)))),
 )
 
 

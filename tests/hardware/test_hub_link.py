@@ -64,7 +64,7 @@ def run_with_link(url: str, body: Callable[[HubLink], Awaitable[None]], **kwargs
 def test_handshake_then_snapshot_then_events(fake_hub) -> None:
     async def body(link: HubLink) -> None:
         up = await next_of(link, LinkUp)
-        assert up.hello == Hello(2, 3, 3, "fake-hub 0.1")
+        assert up.hello == Hello(3, 3, 3, "fake-hub 0.1")
         snapshot = await next_of(link, Snapshot)
         assert [r.status for r in snapshot.readers] == [ReaderStatus.OK] * 3
         fake_hub.send(TagArrived(1, UID))
@@ -90,14 +90,40 @@ def test_handshake_then_snapshot_then_events(fake_hub) -> None:
 
 
 def test_sequence_gap_asks_for_a_snapshot(fake_hub) -> None:
+    """Frames lost with a change among them: one part shows that the hub's change count moved
+    on, so the other parts are asked for, and a whole snapshot follows."""
+
     async def body(link: HubLink) -> None:
         await next_of(link, Snapshot)
         fake_hub.skip(2)
         fake_hub.send(TagArrived(0, UID))
         assert await next_of(link, TagArrived) == TagArrived(0, UID)
         await next_of(link, Snapshot)
-        assert link.health().gaps == 1
-        assert sum(isinstance(c, RequestSnapshot) for c in fake_hub.commands) == 2
+        assert link.health().gaps == 1 and link.health().missed_changes == 1
+        asked = [c for c in fake_hub.commands if isinstance(c, RequestSnapshot)]
+        assert len(asked) == 3 and asked[0] == RequestSnapshot()  # after hello: every reader
+        [probe] = asked[1].readers
+        assert asked[2] == RequestSnapshot(tuple(r for r in range(3) if r != probe))
+
+    run_with_link(fake_hub.url, body)
+
+
+def test_lost_frames_without_a_change_cost_one_small_part(fake_hub) -> None:
+    """A lost heartbeat (or snapshot part) changes nothing: one part says the change count is
+    the same, and no snapshot is asked for or handed on."""
+
+    async def body(link: HubLink) -> None:
+        await next_of(link, Snapshot)
+        fake_hub.skip(2, changes=False)
+        fake_hub.send(Heartbeat(5000, 40, 0, 2, 150_000))
+        await next_of(link, Heartbeat)
+        await until(lambda: sum(isinstance(c, RequestSnapshot) for c in fake_hub.commands) == 2)
+        with pytest.raises(TimeoutError):
+            await next_of(link, Snapshot, timeout=0.4)
+        asked = [c for c in fake_hub.commands if isinstance(c, RequestSnapshot)]
+        assert len(asked) == 2 and len(asked[1].readers) == 1
+        health = link.health()
+        assert (health.gaps, health.missed_changes, health.snapshot_requests) == (1, 0, 2)
 
     run_with_link(fake_hub.url, body)
 
@@ -111,10 +137,12 @@ def test_a_damaged_last_frame_is_made_good_by_a_snapshot_at_once(fake_hub) -> No
         fake_hub.uids[2] = UID  # the tag lies there; the frame saying so is damaged
         frame = bytearray(codec.encode(TagArrived(2, UID), fake_hub.seq))
         frame[5] ^= 0x01
+        fake_hub.skip(1)  # the damaged frame used a sequence number and was a change
         fake_hub.send_raw(bytes(frame))
         snapshot = await next_of(link, Snapshot, timeout=0.5)  # well before a heartbeat
         assert snapshot.readers[2].uids == (UID,)
-        assert sum(isinstance(c, RequestSnapshot) for c in fake_hub.commands) == asked + 1
+        # one part to check the change count, then the parts not yet current
+        assert sum(isinstance(c, RequestSnapshot) for c in fake_hub.commands) == asked + 2
 
     run_with_link(fake_hub.url, body)
 
@@ -232,7 +260,7 @@ def test_loop_url_opens_and_reads_what_is_written() -> None:
     async def body(link: HubLink) -> None:
         await until(lambda: bool(ports))
         await until(lambda: link.health().unexpected >= 1)  # our own RequestHello came back
-        ports[0].write(codec.encode(Hello(2, 64, 3, "loop"), 0))
+        ports[0].write(codec.encode(Hello(3, 64, 3, "loop"), 0))
         assert (await next_of(link, LinkUp)).hello.reader_count == 64
 
     run_with_link("loop://", body, serial_factory=factory)
@@ -281,3 +309,29 @@ def test_only_host_commands_can_be_sent() -> None:
 def test_backoff_grows_to_its_maximum() -> None:
     backoff = Backoff(initial=0.1, factor=2, maximum=1.0)
     assert [backoff.delay(n) for n in range(6)] == [0.1, 0.2, 0.4, 0.8, 1.0, 1.0]
+
+
+def test_over_a_noisy_cable_requests_are_written_twice_after_a_zero() -> None:
+    """The zero ends whatever a damaged command left in the hub's buffer; the second copy (same
+    sequence number, answered once by the hub) gets through when the first does not."""
+
+    class Port:
+        def __init__(self) -> None:
+            self.written: list[bytes] = []
+
+        def write(self, data: bytes) -> None:
+            self.written.append(data)
+
+    async def body() -> None:
+        link = HubLink("loop://")
+        link._port = port = Port()
+        await link.send(RequestSnapshot((1,)))
+        link._update(byte_errors=0.05)  # what the link estimated
+        await link.send(RequestSnapshot((1,)))
+        await link.send(Ping(3))  # not a request that a lost copy of would stall anything
+        first, second, ping = port.written
+        assert first == b"\x00" + codec.encode(RequestSnapshot((1,)), 0)
+        assert second == (b"\x00" + codec.encode(RequestSnapshot((1,)), 1)) * 2
+        assert ping == b"\x00" + codec.encode(Ping(3), 2)
+
+    asyncio.run(body())

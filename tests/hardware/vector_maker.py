@@ -33,7 +33,7 @@ from hardware.protocol import (
     SelfTest,
     SetScan,
     Settings,
-    Snapshot,
+    SnapshotPart,
     TagArrived,
     TagLeft,
 )
@@ -62,25 +62,21 @@ FRAMES: list[tuple[str, int, Message]] = [
     ("reader_fault", 6, ReaderFault(7, ReaderStatus.NO_RESPONSE)),
     ("reader_recovered", 7, ReaderFault(7, ReaderStatus.OK)),
     ("heartbeat", 8, Heartbeat(61_000, 305, 2, 17, 41_250)),
-    (
-        "snapshot",
-        9,
-        Snapshot(
-            (
-                ReaderState(ReaderStatus.OK, (bytes.fromhex("04a1b2c3"),)),
-                ReaderState(ReaderStatus.OK, ()),
-                ReaderState(ReaderStatus.COMM_ERROR, ()),
-                ReaderState(ReaderStatus.OK, (bytes.fromhex("04112233445566"),
-                                              bytes.fromhex("04a1b2c7"))),  # a stack
-            )
-        ),
-    ),
+    ("snapshot_part_empty", 9, SnapshotPart(0, 1, 4, ReaderState(ReaderStatus.OK, ()))),
+    ("snapshot_part_one_tag", 9,
+     SnapshotPart(17, 0, 4, ReaderState(ReaderStatus.OK, (bytes.fromhex("04a1b2c3"),)))),
+    ("snapshot_part_fault", 9, SnapshotPart(0x1234, 2, 4, ReaderState(ReaderStatus.COMM_ERROR))),
+    ("snapshot_part_stack", 9,
+     SnapshotPart(0xFFFF, 3, 4, ReaderState(ReaderStatus.OK, (bytes.fromhex("04112233445566"),
+                                                             bytes.fromhex("04a1b2c7"))))),
     ("pong", 10, Pong(0xDEADBEEF)),
     ("settings", 11, Settings(4, 20)),
     ("command_error", 12, CommandError(0x99, CommandErrorCode.UNKNOWN_COMMAND)),
     ("sequence_wraps", 0xFFFF, TagLeft(0, bytes.fromhex("04a1b2c3"))),
     ("request_hello", 0, RequestHello()),
     ("request_snapshot", 1, RequestSnapshot()),
+    ("request_snapshot_parts", 1, RequestSnapshot((1, 3))),
+    ("request_snapshot_part_of_reader_9", 1, RequestSnapshot((9,))),
     ("ping", 2, Ping(0x01020304)),
     ("set_scan", 3, SetScan(5, 0)),
 ]
@@ -96,8 +92,10 @@ def _fields(message: Message) -> dict[str, Any]:
             value = [uid.hex() for uid in value]
         elif name == "schedule":
             value = [list(members) for members in value]
+        elif name == "state":
+            value = _fields(value)
         elif isinstance(value, tuple):
-            value = [_fields(item) for item in value]
+            value = [item if isinstance(item, int) else _fields(item) for item in value]
         elif isinstance(value, int):
             value = int(value)
         out[name] = value
@@ -137,7 +135,22 @@ def _corrupt(wire: dict[str, bytes]) -> list[dict[str, str]]:
         },
         {
             "name": "snapshot_stack_cut_short",
-            "wire": _raw(0x07, 1, bytes((1, 0, 2, 4)) + bytes(range(1, 5))).hex(),
+            "wire": _raw(0x0B, 1, bytes((0, 0, 0, 1, 0, 2, 4)) + bytes(range(1, 5))).hex(),
+            "error": "bad_body",
+        },
+        {
+            "name": "snapshot_part_of_a_reader_past_the_count",
+            "wire": _raw(0x0B, 1, bytes((0, 0, 4, 4, 0, 0))).hex(),
+            "error": "bad_body",
+        },
+        {
+            "name": "old_whole_snapshot",
+            "wire": _raw(0x07, 1, bytes((1, 0, 0))).hex(),
+            "error": "unknown_type",
+        },
+        {
+            "name": "request_snapshot_bitmap_too_long",
+            "wire": _raw(0x82, 9, bytes(range(1, 34))).hex(),
             "error": "bad_body",
         },
         {"name": "ping_body_short", "wire": _raw(0x83, 9, b"\x01\x02").hex(), "error": "bad_body"},

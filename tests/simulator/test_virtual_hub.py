@@ -23,6 +23,7 @@ from hardware.protocol import (
     RequestSnapshot,
     SelfTest,
     Snapshot,
+    SnapshotPart,
     TagArrived,
     TagLeft,
 )
@@ -74,7 +75,7 @@ def test_frames_on_the_pty_decode_with_the_host_codec() -> None:
         try:
             decoder = codec.StreamDecoder()
             hello, self_test = read_frames(fd, decoder, 2)
-            assert hello.message == Hello(2, 3, 1, "fw-test", hub.hub_id, ())
+            assert hello.message == Hello(3, 3, 1, "fw-test", hub.hub_id, ())
             assert (hello.seq, self_test.seq) == (0, 1)
             assert [c.status for c in self_test.message.readers] == [
                 ReaderStatus.OK, ReaderStatus.OK, ReaderStatus.NO_RESPONSE]
@@ -82,10 +83,13 @@ def test_frames_on_the_pty_decode_with_the_host_codec() -> None:
             [arrived] = read_frames(fd, decoder, 1)
             assert arrived.message == TagArrived(1, UID) and arrived.seq == 2
             os.write(fd, codec.encode(RequestSnapshot(), 0) + codec.encode(Ping(7), 1))
-            packets = read_frames(fd, decoder, 2)
-            assert packets[0].message == Snapshot(packets[0].message.readers)
-            assert [r.uids for r in packets[0].message.readers] == [(), (UID,), ()]
-            assert packets[1].message == Pong(7)
+            packets = read_frames(fd, decoder, 4)
+            parts = [packet.message for packet in packets[:3]]
+            assert all(isinstance(part, SnapshotPart) for part in parts)
+            assert [(p.changes, p.reader, p.readers) for p in parts] == [(1, 0, 3), (1, 1, 3),
+                                                                         (1, 2, 3)]
+            assert [p.state.uids for p in parts] == [(), (UID,), ()]
+            assert packets[3].message == Pong(7)
             assert decoder.dropped == 0
         finally:
             os.close(fd)

@@ -9,8 +9,9 @@ import pytest
 
 from games.core import Game, IllegalAction, Limits, ScoreLine, ScoreSheet, Sentence
 from games.core.conformance import ConformanceError, check_game
+from games.core.game import Site
 
-from .toy_game import HighCard, HighCardState
+from .toy_game import CARDS, HighCard, HighCardState
 
 
 def test_a_correct_engine_passes() -> None:
@@ -23,6 +24,27 @@ def test_a_correct_engine_passes() -> None:
 class LeakyView(HighCard):
     def view(self, state: HighCardState, player: int | None) -> dict[str, Any]:
         return {**super().view(state, player), "all_cards": list(state.cards)}
+
+
+class NamesTheDeal(HighCard):
+    def public_action(self, state: HighCardState, action: str) -> str:
+        return action  # "card 3": everyone reads the card dealt face down
+
+
+class CardsLieOnTheTable(HighCard):
+    """The dealt cards lie face down on a pad, but ``face_down`` does not say so."""
+
+    def sites(self, n_players: int) -> tuple[Site, ...]:
+        return (*super().sites(n_players), Site("pad:cards", 1, 0))
+
+    def board(self, state: HighCardState) -> dict[str, str]:
+        board = super().board(state)
+        if state.cards:
+            board["pad:cards"] = f"card:{state.cards[0]}"
+        return board
+
+    def pieces(self) -> tuple[str, ...]:
+        return (*super().pieces(), *(f"card:{card}" for card in CARDS))
 
 
 class UnsortedActions(HighCard):
@@ -150,6 +172,8 @@ class ToActNotTheActor(HighCard):
     ("engine", "complaint"),
     [
         (LeakyView(), "leaks hidden information"),
+        (NamesTheDeal(), "public_action() tells them apart"),
+        (CardsLieOnTheTable(), "face_down() misses a face-down site"),
         (UnsortedActions(), "not sorted and unique"),
         (DuplicateActions(), "not sorted and unique"),
         (BadChance(), "do not sum to exactly 1"),

@@ -105,6 +105,9 @@ class HighCard(Game[HighCardState]):
             view["cards"] = list(state.cards)
         return view
 
+    def public_action(self, state: HighCardState, action: str) -> str:
+        return "card" if action.startswith("card ") else action  # dealt face down
+
     def resample(self, state: HighCardState, player: int | None, rng: random.Random):
         if self.actor(state) == TERMINAL:
             return state

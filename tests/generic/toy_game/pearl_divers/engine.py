@@ -155,6 +155,10 @@ class PearlDivers(Game[DiveState]):
     def players(self, state: DiveState) -> tuple[str, ...]:
         return state.players
 
+    def public_action(self, state: DiveState, action: str) -> str:
+        """A lucky token is dealt face down: everyone reads only that one was."""
+        return "lucky (face down)" if action.startswith("lucky ") else action
+
     def view(self, state: DiveState, player: int | None) -> dict[str, Any]:
         view: dict[str, Any] = {
             "phase": self.phase(state),
