@@ -192,7 +192,16 @@ class Journal:
         each) a folder that cannot be written and a directory in its place; a damaged file
         (SQLite's quick_check on every open) is set aside and refused (``JournalDamaged``)."""
         self.path = Path(path)
+        self.damaged: JournalDamaged | None = None
+        """Set when a read or write finds the file damaged while running: from then on
+        nothing is written to it (``tabletop journal recover`` saves what can be saved)."""
         self._check_place()
+        wal = Path(f"{self.path}-wal")
+        if not self.path.exists() and wal.exists() and wal.stat().st_size:
+            raise JournalDamaged(
+                f"the journal {self.path} is missing but its write-ahead log {wal.name} is "
+                "there, the only remains of it: restore the journal, or move the log away to "
+                "begin a new one")
         if not self.path.exists():
             self._create()
         self._check_sound()
@@ -232,6 +241,7 @@ class Journal:
                 db.executescript(SCHEMA)
             finally:
                 db.close()
+            os.chmod(building, 0o600)  # seat codes and dealt secrets: the service's user only
             os.rename(building, self.path)
         except sqlite3.DatabaseError as error:
             raise self._failed(error, "create") from None
@@ -282,9 +292,10 @@ class Journal:
             return JournalReadOnly(f"{self.path} cannot be written ({error}): make its folder "
                                    "writable, or give another --data folder")
         if code in (SQLITE_CORRUPT, SQLITE_NOTADB):
-            return JournalDamaged(f"the journal {self.path} is damaged ({error}): stop the "
-                                  f"service and run `tabletop journal check --data "
-                                  f"{self.path.parent}`")
+            self.damaged = JournalDamaged(
+                f"the journal {self.path} is damaged ({error}): stop the service and run "
+                f"`tabletop journal check --data {self.path.parent}`")
+            return self.damaged
         return JournalError(f"cannot {doing} the journal {self.path}: {error}")
 
     def _upgrade(self) -> None:
@@ -308,6 +319,8 @@ class Journal:
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One committed transaction, or none: an SQLite failure (a full disk, say) rolls it
         back and is raised as the specific ``JournalError``."""
+        if self.damaged is not None:  # found damaged while running: never written again
+            raise self.damaged
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -408,6 +421,7 @@ class Journal:
                 "VALUES (?, ?, ?, ?, ?)",
                 [(game_id, r.seat, r.code, r.token_hash, r.claimed_at) for r in records])
 
+    @_reads
     def seats(self, game_id: int) -> dict[int, SeatRecord]:
         """The seats kept for ``game_id`` (none for a journal written before seats had
         codes: the game's seats get new ones)."""

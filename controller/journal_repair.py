@@ -177,6 +177,8 @@ def _salvage(damaged: Path, output: Path) -> list[str]:
             return list(TABLES)  # not even its header: nothing to save
         try:
             for table in TABLES:
+                if _lacks(source, table):
+                    continue  # a journal older than that table: nothing lost
                 columns = _columns(source, table) & _columns(target, table)
                 if not columns:
                     unread.append(table)
@@ -210,6 +212,15 @@ def _pad(copy: Path) -> None:
             file.seek(0, 2)
             if file.tell() < page * pages:
                 file.truncate(page * pages)
+
+
+def _lacks(db: sqlite3.Connection, table: str) -> bool:
+    """The journal's schema, if it can be read, has no such table."""
+    try:
+        return db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
+                          (table,)).fetchone() is None
+    except sqlite3.DatabaseError:
+        return False
 
 
 def _columns(db: sqlite3.Connection, table: str) -> set[str]:

@@ -3,11 +3,13 @@
 Every seat of a game gets a short random code, shown only to the table's owner (the host's
 page, behind the table token) so they can read it out or show it to the person in that seat.
 A phone claims a seat with its code and receives a secret seat token; the journal keeps the
-codes and only a hash of each token, so claims survive a restart and a copy of the journal does
-not hand out anybody's hand. Wrong codes are counted per seat: after ``MAX_WRONG_CODES`` the
-seat gets a new code, so guessing one is hopeless. Pure bookkeeping: the table persists what
-changes (``SeatRecord``), then ``keep``s it here, so memory never holds a claim the journal
-lost (a phone would hold a seat nobody can give back after a restart).
+codes and only a hash of each token, so claims survive a restart and no phone's token can be
+read from it (the journal itself, holding the codes and the digital dealer's draws, stays on
+the Pi, readable only by the service). Wrong codes are counted per seat: after
+``MAX_WRONG_CODES`` the seat gets a new code, so guessing one is hopeless. Pure bookkeeping:
+the table persists what changes (``SeatRecord``), then ``keep``s it here, so memory never
+holds a claim the journal lost (a phone would hold a seat nobody can give back after a
+restart).
 """
 
 from __future__ import annotations

@@ -85,6 +85,6 @@ def public_decision(decision: Decision, game: Game[Any], state: Any, hidden: fro
         toward = game.public_action(state, decision.toward) if decision.toward else None
         return dataclasses.replace(decision, wrong=wrong, toward=toward)  # its kind kept
     if isinstance(decision, InProgress) and not legal_public:
-        targets = tuple(sorted((set(decision.targets) | legal_sites) - set(decision.active)))
+        targets = tuple(sorted(legal_sites - set(decision.active)))  # not the hand's own
         return InProgress((), targets, decision.active)
     return decision

@@ -9,6 +9,7 @@ phones' seat claims (``seats``).
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -121,7 +122,14 @@ class Table:
         chosen: Dealer = "digital" if digital else dealer  # type: ignore[assignment]
         self.game_id = self.journal.start(self.game.id, list(players), options, seats,
                                           self.game.revision, chosen)
-        self._begin(tuple(players), options, state, seats)
+        try:
+            self._begin(tuple(players), options, state, seats)
+        except JournalError:  # its seats could not be kept: no half-started game
+            with contextlib.suppress(JournalError):
+                self.journal.end(self.game_id, "aborted")
+            self.game_id = None
+            self.history.clear()
+            raise
         self.dealer = chosen
         names = [f"{name} (AI)" if seat in seats else name for seat, name in enumerate(players)]
         self.log("game", f"new game of {self.game.name}: {', '.join(names)}")
@@ -436,7 +444,10 @@ class Table:
                              "played or shown)")
         else:
             self.log("move", f"{self._who()}{self.game.public_action(self.states[-2], action)}")
-        self._draw_hidden_chance()
+        try:
+            self._draw_hidden_chance()
+        except JournalError as error:  # this move is recorded; the draw is made at the next look
+            self.log("journal", f"a secret draw is not recorded yet: {error}")
         self.decision = self._unseen_choice()
         if self.game.is_terminal(self.state):
             try:
@@ -485,8 +496,9 @@ class Table:
             return self.choose(0)
         silent = self.successors.silent if self.started else []
         if len(silent) == 1 and not self.successors.chance:
+            text = self._public(silent[0].action)  # the reply shows on the shared page
             self._accept(silent[0].action, silent[0].state, "button")
-            return silent[0].action
+            return text
         raise NothingToConfirm("nothing is waiting for a confirmation")
 
     def choose(self, index: int) -> str:
@@ -496,8 +508,9 @@ class Table:
         if not 0 <= index < len(self.decision.successors):
             raise NothingToConfirm(f"pick a number from 0 to {len(self.decision.successors) - 1}")
         chosen = self.decision.successors[index]
+        text = self._public(chosen.action)  # the reply shows on the shared page
         self._accept(chosen.action, chosen.state, "choice")
-        return chosen.action
+        return text
 
     def undo(self, steps: int = 1) -> str:
         """Take back ``steps`` visible steps (with the secret draws that followed them)."""
@@ -512,8 +525,8 @@ class Table:
                  for index in range(first, len(self.actions))
                  if self.history.known[index] != UNRESOLVED
                  and not self.history.is_hidden_chance_step(index)]
-        self._dealt.update(enumerate(self.history.actions[first:], start=first))
         self.journal.take_back(self.game_id, actions)
+        self._dealt.update(enumerate(self.history.actions[first:], start=first))
         self._held_board = dict(self.last_board)
         self.history.drop(actions)
         self.reveals = [reveal for reveal in self.reveals if reveal.step < len(self.actions)]

@@ -256,7 +256,7 @@ def create_app(service: TableService, token: str) -> FastAPI:
                          link=f"/player?seat={r.seat}&code={r.code}")
                 for player, r in service.seat_codes()]
 
-    @app.post("/api/seats/{seat}/claim", responses=refusals(403, 409, 422))
+    @app.post("/api/seats/{seat}/claim", responses=refusals(403, 409, 422, 503))
     async def claim_seat(seat: int, body: Claim, held: HeldSeat = None) -> SeatToken:
         """This seat's private view (hand, secret cards) for the phone that gives its code:
         the seat's token. A seat held already is 409, and so is a phone that holds another

@@ -65,8 +65,14 @@ def install_token(data: Path) -> tuple[str, bool]:
     except OSError as error:
         raise UserError(f"{path}: cannot create the table's token ({error.strerror})") from None
     token = secrets.token_urlsafe(18)
-    with os.fdopen(descriptor, "w", encoding="ascii") as file:
-        file.write(token + "\n")
+    try:
+        with os.fdopen(descriptor, "w", encoding="ascii") as file:
+            file.write(token + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+    except OSError as error:  # a full disk, say: leave no empty file to be read as damaged
+        path.unlink(missing_ok=True)
+        raise UserError(f"{path}: cannot write the table's token ({error.strerror})") from None
     return token, True
 
 
@@ -96,7 +102,9 @@ def table_token(profile: BoardProfile, data: Path, *, announce: bool = True) -> 
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("token", help="show the table's token (made on first use)")
+    parser = subparsers.add_parser(
+        "token", help="show the install's token (made on first use; a profile's own "
+                      "web_token, if it sets one, guards the table instead)")
     parser.add_argument("--data", help="the service's data folder (as given to tabletop run)")
     parser.set_defaults(run=run)
 

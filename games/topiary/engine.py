@@ -504,11 +504,12 @@ class Topiary(Game[TopiaryState]):
         return frozenset(down | {PAD_SITE}) if state.pad != EMPTY else frozenset(down)
 
     def public_action(self, state: TopiaryState, action: str) -> str:
-        """A tile laid face down, dealt, passed or put back in the box is not named."""
+        """A tile laid face down, dealt or passed is not named (the shape put back in the
+        box is chosen in the open)."""
         verb, _, rest = action.partition(" ")
         if verb == "lay":
             return f"lay {rest.split()[0]} face down"
-        if verb in ("deal", "pass", "remove"):
+        if verb in ("deal", "pass"):
             return f"{verb} a face-down tile"
         return action
 

@@ -244,6 +244,20 @@ def test_damage_found_while_running_is_a_journal_error_not_sqlites(tmp_path) -> 
     journal._db.execute("PRAGMA shrink_memory")  # nothing of the file left in its cache
     with pytest.raises(JournalDamaged, match="tabletop journal check"):
         journal.active()
+    before = path.read_bytes()
+    with pytest.raises(JournalDamaged):  # from now on nothing is written into it
+        journal.append(1, "up1 nani")
+    assert path.read_bytes() == before
+
+
+def test_a_write_ahead_log_without_its_journal_is_kept_not_replayed_into_a_new_one(
+        tmp_path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    wal = tmp_path / "journal.sqlite3-wal"
+    wal.write_bytes(b"\x37\x7f\x06\x82" + bytes(200))  # the remains of a lost journal
+    with pytest.raises(JournalDamaged, match="write-ahead log"):
+        Journal(path)
+    assert not path.exists() and wal.read_bytes()[:4] == b"\x37\x7f\x06\x82"
 
 
 # -- the command line ------------------------------------------------------------------------
