@@ -78,7 +78,7 @@ class Table:
         self.events: list[report.Event] = []
         self.last_board: dict[str, str] = {}
         self.seats = SeatClaims()
-        """Who holds which seat's private view; cleared with every new game."""
+        """Who holds which seat's private view; kept in the journal, new codes each game."""
         self.book = AdviceBook(game)
         self._restricted: tuple[Any, str | None, Successors] | None = None
         self._held_board: dict[str, str] | None = None
