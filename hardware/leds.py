@@ -3,12 +3,13 @@
 Every strip is an `adafruit_pixelbuf.PixelBuf`, so brightness scaling and byte order go through
 the same library code on the Pi, in tests and in the simulator:
 
-- `neopixel.NeoPixel` (PWM/PIO on a GPIO pin) on a Raspberry Pi up to the 4,
-- `neopixel_spi.NeoPixel_SPI` on a Pi 5, where the PWM driver does not work,
+- `neopixel_spi.NeoPixel_SPI` (the data line on SPI MOSI, GPIO10): every Pi, the 5 too, and
+  no root; the shipped profiles use it,
+- `neopixel.NeoPixel` (PWM/PCM on a GPIO pin through rpi_ws281x): a Pi up to the 4, as root,
 - `RecordingStrip` everywhere else: its `_transmit` keeps the bytes it would have sent.
 
-The Pi drivers are imported only when asked for; they come with `pip install 'tabletop[pi]'`.
-"""
+The Pi drivers are imported only when asked for; they come with `pip install 'tabletop[pi]'`
+(the PWM one with `tabletop[pi-pwm]`)."""
 
 from __future__ import annotations
 
@@ -92,13 +93,15 @@ def open_strip(settings: LedSettings) -> PixelBuf:
             pixel_order=settings.pixel_order,
         )
     except ImportError as exc:
+        extra = "pi-pwm" if settings.driver == "neopixel" else "pi"
         raise LedDriverUnavailable(
             f"the {settings.driver!r} LED driver is not installed here "
-            f"(pip install 'tabletop[pi]'): {exc}"
+            f"(pip install 'tabletop[{extra}]'): {exc}"
         ) from None
     except (AttributeError, NotImplementedError, RuntimeError, OSError, ValueError) as exc:
         raise LedDriverUnavailable(
-            f"cannot open the {settings.driver!r} LED strip on {settings.pin}: {exc}"
+            f"cannot open the {settings.driver!r} LED strip on "
+            f"{'SPI (GPIO10)' if settings.driver == 'neopixel_spi' else settings.pin}: {exc}"
         ) from None
 
 

@@ -115,8 +115,8 @@ def profile_text(
     lines += [
         "",
         "[leds]",
-        'driver = "neopixel"      # "neopixel_spi" on a Raspberry Pi 5; "recording" in the '
-        "simulator",
+        'driver = "neopixel_spi"  # data on GPIO10 (SPI); "neopixel" = PWM on pin (root, '
+        'tabletop[pi-pwm])',
         'pin = "D18"',
         f"count = {count}",
         'pixel_order = "GRB"',

@@ -17,7 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[1] / "firmware"
+from hardware.firmware_files import firmware_location
+
+FIRMWARE_DIR = firmware_location()
+"""The firmware this install carries: ``firmware/`` in a checkout, ``hardware/firmware`` in a
+wheel (hardware/firmware_files.py)."""
 _FILES = ("config", "protocol", "hub", "mfrc522")
 """Load order: each file may import the ones before it."""
 
@@ -61,7 +65,8 @@ def _load(directory: Path) -> Firmware:
     if missing:
         raise FirmwareNotFound(
             f"the hub firmware is not in {directory} (missing {', '.join(missing)}); "
-            "the simulator runs the real firmware and needs a source checkout of tabletop"
+            "the simulator runs the real firmware: reinstall tabletop from its wheel (in a "
+            "checkout, hardware/firmware must link to ../firmware)"
         )
     loaded: dict[str, types.ModuleType] = {}
 

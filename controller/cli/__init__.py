@@ -20,8 +20,11 @@ from hardware.errors import HardwareError
 
 from . import (
     bench,
+    doctor,
     enroll,
     games_cmd,
+    hub_cmd,
+    install_cmd,
     journal_cmd,
     play,
     playout,
@@ -40,7 +43,7 @@ USER_ERRORS = (UserError, GameError, HardwareError, JournalError)
 BROKEN_PIPE_EXIT = 128 + 13  # SIGPIPE
 
 COMMANDS = [games_cmd, score, playout, playthrough, replay, play, bench, enroll, run, sim,
-            profile_cmd, token_cmd, journal_cmd]
+            profile_cmd, token_cmd, journal_cmd, doctor, install_cmd, hub_cmd]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -238,7 +238,7 @@ def test_run_starts_a_game_with_options_and_refuses_bad_ones(capsys, tmp_path) -
     profile = tmp_path / "bench_table.toml"
     code, _, _ = run(capsys, "profile", "new", "tiki_topple", "--output", str(profile))
     assert code == 0
-    text = profile.read_text().replace('driver = "neopixel"', 'driver = "recording"')
+    text = profile.read_text().replace('driver = "neopixel_spi"', 'driver = "recording"')
     profile.write_text(text.replace('pin_factory = "lgpio"', 'pin_factory = "mock"'))
     code, _, err = run(capsys, "run", "--profile", str(profile), "--data", str(tmp_path),
                        "--url", str(tmp_path / "no-hub"), "--players", "anna,ben",

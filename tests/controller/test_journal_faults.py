@@ -275,7 +275,7 @@ def profile(tmp_path, capsys) -> str:
     """A board profile with a recording LED strip and mock buttons (no Pi needed)."""
     path = tmp_path / "bench_table.toml"
     assert run(capsys, "profile", "new", "tiki_topple", "--output", str(path))[0] == 0
-    text = path.read_text().replace('driver = "neopixel"', 'driver = "recording"')
+    text = path.read_text().replace('driver = "neopixel_spi"', 'driver = "recording"')
     path.write_text(text.replace('pin_factory = "lgpio"', 'pin_factory = "mock"'))
     return str(path)
 

@@ -76,7 +76,7 @@ def test_a_damaged_token_file_is_one_clear_line(tmp_path) -> None:
 
 def shipped_profile_with(tmp_path: Path, token: str) -> Path:
     text = find_profile("tiki_topple").read_text()
-    text = text.replace('driver = "neopixel"', 'driver = "recording"')
+    text = text.replace('driver = "neopixel_spi"', 'driver = "recording"')
     text = text.replace('pin_factory = "lgpio"', 'pin_factory = "mock"')
     text = text.replace("settle_ms = 400", f'settle_ms = 400\nweb_token = "{token}"', 1)
     path = tmp_path / "profile.toml"

@@ -39,7 +39,7 @@ def free_port() -> int:
 
 def simulated_profile(tmp_path: Path) -> Path:
     text = find_profile("tiki_topple").read_text()
-    text = text.replace('driver = "neopixel"', 'driver = "recording"')
+    text = text.replace('driver = "neopixel_spi"', 'driver = "recording"')
     text = text.replace('pin_factory = "lgpio"', 'pin_factory = "mock"')
     text = text.replace("settle_ms = 400", "settle_ms = 60")
     path = tmp_path / "profile.toml"

@@ -1,0 +1,494 @@
+"""``tabletop install`` / ``tabletop uninstall``: make a Raspberry Pi a table, and undo it.
+
+Run as root from the venv tabletop was installed into (``sudo /opt/tabletop/bin/tabletop
+install --profile tiki_topple``). Each step looks before it changes anything and says
+``already`` or ``done``, so a second run changes nothing; what a run changed is written to a
+manifest (``/etc/tabletop/install.json``), so ``tabletop uninstall`` undoes exactly that and
+leaves the rest of the system (a line that was in ``config.txt`` before, a user who existed
+before) as it found it. The data folder is kept unless ``--purge``.
+
+Every path goes through ``--root`` (a hidden option for the tests, which install into a
+scratch folder) and every command through `Runner`, a plain subprocess call: the tests put
+recording stand-ins for ``useradd``, ``systemctl`` and the rest first on PATH.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from .common import UserError
+from .token_cmd import TOKEN_FILE, install_token
+
+USER = "tabletop"
+SERVICE = "tabletop.service"
+GROUPS = ("dialout", "gpio", "spi")
+"""The hub's serial port, the buttons' GPIO chip, the LED strip's SPI bus (if the OS has them)."""
+SPI_LINE = "dtparam=spi=on"
+BUFSIZ = 65536
+"""spidev's buffer in bytes: 24 per LED over SPI, so about 2,700 LEDs (the default 4,096: 165)."""
+MANIFEST = "etc/tabletop/install.json"
+UNIT_PATH = "etc/systemd/system/" + SERVICE
+RULE_NAME = "99-tabletop-hubs.rules"
+RULE_PATH = "etc/udev/rules.d/" + RULE_NAME
+BOOT_DIRS = ("boot/firmware", "boot")
+"""Where the Pi's config.txt and cmdline.txt live: Bookworm and later, then older releases."""
+APT_LGPIO = "python3-lgpio"
+DEFAULT_PORT = 8080
+
+
+class InstallError(UserError):
+    """A step cannot be done; the message says what to do instead."""
+
+
+class Runner:
+    """Runs the system's commands (real subprocesses), and prints what it changes."""
+
+    def __init__(self, out: Callable[[str], None] = print) -> None:
+        self.out = out
+
+    def run(self, *args: str) -> str:
+        """A command that must succeed; its output."""
+        try:
+            done = subprocess.run(args, capture_output=True, text=True, check=False)
+        except FileNotFoundError:
+            raise InstallError(f"`{args[0]}` is not on this system (is this Raspberry Pi OS "
+                               "or Debian?)") from None
+        if done.returncode != 0:
+            detail = (done.stderr or done.stdout).strip().splitlines()
+            raise InstallError(f"`{' '.join(args)}` failed (exit {done.returncode})"
+                               + (f": {detail[-1]}" if detail else ""))
+        return done.stdout
+
+    def query(self, *args: str) -> tuple[int, str]:
+        """A command asked a question: its exit code and output (never raises)."""
+        try:
+            done = subprocess.run(args, capture_output=True, text=True, check=False)
+        except FileNotFoundError:
+            return 127, ""
+        return done.returncode, done.stdout
+
+
+@dataclass
+class Manifest:
+    """What an install changed, so that uninstall undoes that and nothing else."""
+
+    user: str = USER
+    created_user: bool = False
+    added_groups: list[str] = field(default_factory=list)
+    data: str = ""
+    created_data: bool = False
+    config_txt: str = ""
+    config_added: str = ""
+    cmdline_txt: str = ""
+    cmdline_old: str | None = None
+    """The ``spidev.bufsiz=`` word cmdline.txt had before ("" when it had none)."""
+    unit: bool = False
+    rule: bool = False
+    apt: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, path: Path) -> Manifest:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(**data)
+        except FileNotFoundError:
+            return cls()
+        except (OSError, ValueError, TypeError) as error:
+            raise InstallError(f"{path}: cannot read what the install changed ({error}); "
+                               "undo it by hand (docs/install.md) or delete the file") from None
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.__dict__, indent=2) + "\n", encoding="utf-8")
+
+
+@dataclass
+class Context:
+    root: Path
+    runner: Runner
+    manifest: Manifest
+    reboot: list[str] = field(default_factory=list)
+
+    def path(self, absolute: str) -> Path:
+        """``absolute`` (like ``/etc/passwd``) under the install's root."""
+        return self.root / absolute.lstrip("/")
+
+    def report(self, changed: bool, what: str) -> None:
+        self.runner.out(f"  {'done   ' if changed else 'already'}  {what}")
+
+
+# --- the user and groups ---------------------------------------------------------------------
+
+def _table(path: Path) -> dict[str, list[str]]:
+    """``/etc/passwd`` or ``/etc/group`` as name -> fields."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return {}
+    return {line.split(":")[0]: line.split(":") for line in lines if ":" in line}
+
+
+def existing_groups(ctx: Context) -> list[str]:
+    groups = _table(ctx.path("/etc/group"))
+    return [name for name in GROUPS if name in groups]
+
+
+def members(ctx: Context, group: str) -> set[str]:
+    entry = _table(ctx.path("/etc/group")).get(group)
+    return set(filter(None, entry[3].split(","))) if entry and len(entry) > 3 else set()
+
+
+def ensure_user(ctx: Context, user: str, home: Path) -> None:
+    groups = existing_groups(ctx)
+    if user not in _table(ctx.path("/etc/passwd")):
+        ctx.runner.run("useradd", "--system", "--user-group", "--home-dir", str(home),
+                       "--no-create-home", "--shell", "/usr/sbin/nologin",
+                       *(["--groups", ",".join(groups)] if groups else []), user)
+        ctx.manifest.created_user = True
+        ctx.report(True, f"system user {user} (groups: {', '.join(groups) or 'none'})")
+    else:
+        ctx.report(False, f"system user {user}")
+    for group in groups:
+        if user in members(ctx, group):
+            continue
+        ctx.runner.run("usermod", "--append", "--groups", group, user)
+        if not ctx.manifest.created_user:
+            ctx.manifest.added_groups.append(group)
+        ctx.report(True, f"{user} in group {group}")
+    missing = sorted(set(GROUPS) - set(groups))
+    if missing:
+        ctx.runner.out(f"  note     no {', '.join(missing)} group on this system: "
+                       "`tabletop doctor` says whether the service can reach its devices")
+
+
+def owner_ids(ctx: Context, user: str) -> tuple[int, int]:
+    entry = _table(ctx.path("/etc/passwd")).get(user)
+    if entry is None or len(entry) < 4:
+        raise InstallError(f"no user {user} in {ctx.path('/etc/passwd')}")
+    return int(entry[2]), int(entry[3])
+
+
+def ensure_data(ctx: Context, user: str, data: Path) -> None:
+    folder = ctx.path(str(data))
+    uid, gid = owner_ids(ctx, user)
+    created = not folder.exists()
+    folder.mkdir(parents=True, exist_ok=True)
+    if created:
+        ctx.manifest.created_data = True
+    ctx.manifest.data = str(data)
+    wrong = [p for p in (folder, *folder.rglob("*"))
+             if (p.lstat().st_uid, p.lstat().st_gid) != (uid, gid)]
+    for path in wrong:
+        os.chown(path, uid, gid, follow_symlinks=False)
+    if folder.stat().st_mode & 0o777 != 0o750:
+        folder.chmod(0o750)
+        wrong.append(folder)
+    ctx.report(created or bool(wrong), f"data folder {data} (owned by {user}, mode 750)")
+    path = folder / TOKEN_FILE
+    _, made = install_token(folder)
+    if (path.stat().st_uid, path.stat().st_gid) != (uid, gid):
+        os.chown(path, uid, gid)
+    ctx.report(made, f"the table's token in {data / TOKEN_FILE}")
+
+
+# --- SPI and its buffer (config.txt, cmdline.txt) -----------------------------------------------
+
+def boot_file(ctx: Context, name: str) -> tuple[str, Path]:
+    for folder in BOOT_DIRS:
+        path = ctx.path(f"/{folder}/{name}")
+        if path.is_file():
+            return f"/{folder}/{name}", path
+    raise InstallError(f"no {name} in /boot/firmware or /boot: is this a Raspberry Pi? "
+                       "(SPI for the LED strip is switched on there)")
+
+
+def spi_enabled(text: str) -> bool:
+    """An active ``dtparam=spi=on`` outside a model filter that may not apply (``[pi4]``)."""
+    section = "all"
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip().lower()
+        elif re.fullmatch(r"dtparam=spi(=on)?", line) and section in ("all", "none"):
+            return True
+    return False
+
+
+def ensure_spi(ctx: Context) -> None:
+    name, path = boot_file(ctx, "config.txt")
+    text = path.read_text(encoding="utf-8")
+    if spi_enabled(text):
+        ctx.report(False, f"SPI on in {name}")
+        return
+    block = ("" if text.endswith("\n") or not text else "\n") + (
+        "\n[all]\n# tabletop: the LED strip is driven over SPI (tabletop uninstall removes "
+        f"these lines)\n{SPI_LINE}\n")
+    path.write_text(text + block, encoding="utf-8")
+    ctx.manifest.config_txt, ctx.manifest.config_added = name, block
+    ctx.reboot.append("SPI was switched on")
+    ctx.report(True, f"SPI on in {name} ({SPI_LINE})")
+
+
+_BUFSIZ = re.compile(r"(?<!\S)spidev\.bufsiz=(\S*)")
+
+
+def ensure_bufsiz(ctx: Context) -> None:
+    name, path = boot_file(ctx, "cmdline.txt")
+    text = path.read_text(encoding="utf-8")
+    line, _, rest = text.partition("\n")
+    found = _BUFSIZ.search(line)
+    if found and found.group(1).isdigit() and int(found.group(1)) >= BUFSIZ:
+        ctx.report(False, f"spidev.bufsiz={found.group(1)} in {name}")
+        return
+    word = f"spidev.bufsiz={BUFSIZ}"
+    if found:
+        ctx.manifest.cmdline_old = found.group(0)
+        line = line[:found.start()] + word + line[found.end():]
+    else:
+        ctx.manifest.cmdline_old = ""
+        line = f"{line.rstrip()} {word}"
+    path.write_text(line + ("\n" if _ or not text else "") + rest, encoding="utf-8")
+    ctx.manifest.cmdline_txt = name
+    ctx.reboot.append("spidev.bufsiz was raised")
+    ctx.report(True, f"{word} in {name} (strips of more than 165 LEDs)")
+
+
+# --- the GPIO library on Python 3.13 (no lgpio wheel: Debian's python3-lgpio) --------------------
+
+def system_site_packages(prefix: Path) -> bool:
+    try:
+        text = (prefix / "pyvenv.cfg").read_text(encoding="utf-8")
+    except OSError:
+        return True  # not a venv: the system's packages are there anyway
+    return bool(re.search(r"^include-system-site-packages\s*=\s*true\s*$", text, re.M | re.I))
+
+
+def ensure_lgpio(ctx: Context, prefix: Path, version: tuple[int, int]) -> None:
+    """lgpio has wheels up to Python 3.12 only (the ``pi`` extra installs it there); from 3.13
+    on it comes from the distribution, which a venv sees with ``--system-site-packages``."""
+    if version < (3, 13):
+        ctx.report(False, f"lgpio from PyPI (Python {version[0]}.{version[1]})")
+        return
+    code, out = ctx.runner.query("dpkg-query", "-W", "-f=${Status}", APT_LGPIO)
+    if code != 0 or "install ok installed" not in out:
+        ctx.runner.run("apt-get", "install", "-y", "--no-install-recommends", APT_LGPIO)
+        ctx.manifest.apt.append(APT_LGPIO)
+        ctx.report(True, f"{APT_LGPIO} from the distribution (no lgpio wheel for Python "
+                         f"{version[0]}.{version[1]})")
+    else:
+        ctx.report(False, f"{APT_LGPIO} from the distribution")
+    if not system_site_packages(prefix):
+        raise InstallError(
+            f"the venv {prefix} does not see the system's packages, so not {APT_LGPIO}: "
+            f"make it again with python3 -m venv --system-site-packages {prefix} and reinstall")
+
+
+# --- udev rule and systemd unit -------------------------------------------------------------------
+
+def template(name: str) -> str:
+    return resources.files(__package__).joinpath("install_files", name).read_text(
+        encoding="utf-8")
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o644)
+    return True
+
+
+def ensure_rule(ctx: Context) -> None:
+    changed = write_if_changed(ctx.path(RULE_PATH), template(RULE_NAME))
+    if changed:
+        ctx.manifest.rule = True
+        ctx.runner.run("udevadm", "control", "--reload-rules")
+        ctx.runner.run("udevadm", "trigger", "--subsystem-match=tty", "--action=add")
+    ctx.report(changed, f"udev rule /{RULE_PATH} (hubs: group dialout, /dev/tabletop/hub-*)")
+
+
+def unit_text(*, user: str, venv: Path, profile: str, data: Path, port: int) -> str:
+    return template(SERVICE).format(user=user, venv=venv, profile=profile, data=data, port=port)
+
+
+def ensure_service(ctx: Context, text: str) -> None:
+    changed = write_if_changed(ctx.path(UNIT_PATH), text)
+    ctx.manifest.unit = True
+    if changed:
+        ctx.runner.run("systemctl", "daemon-reload")
+    ctx.report(changed, f"systemd unit /{UNIT_PATH}")
+    enabled = ctx.runner.query("systemctl", "is-enabled", SERVICE)[1].strip() == "enabled"
+    if not enabled:
+        ctx.runner.run("systemctl", "enable", SERVICE)
+    ctx.report(not enabled, f"{SERVICE} starts at boot")
+    active = ctx.runner.query("systemctl", "is-active", SERVICE)[1].strip() == "active"
+    if changed and active:
+        ctx.runner.run("systemctl", "restart", SERVICE)
+    elif not active:
+        ctx.runner.run("systemctl", "start", SERVICE)
+    ctx.report(changed or not active, f"{SERVICE} running")
+
+
+def page_urls(ctx: Context, port: int) -> list[str]:
+    _, out = ctx.runner.query("hostname", "-I")
+    addresses = [a for a in out.split() if ":" not in a]  # IPv4 first: what phones type
+    _, name = ctx.runner.query("hostname")
+    urls = [f"http://{a}:{port}/" for a in addresses[:1]]
+    if name.strip():
+        urls.append(f"http://{name.strip()}.local:{port}/")
+    return urls or [f"http://<this Pi's address>:{port}/"]
+
+
+# --- the commands ---------------------------------------------------------------------------------
+
+def check_root(root: Path) -> None:
+    if root == Path("/") and os.geteuid() != 0:
+        raise InstallError("changes the system: run it with sudo (sudo "
+                           f"{sys.prefix}/bin/tabletop {' '.join(sys.argv[1:])})")
+
+
+def install(args: argparse.Namespace, runner: Runner | None = None) -> int:
+    root = Path(args.root)
+    check_root(root)
+    runner = runner or Runner()
+    manifest_path = root / MANIFEST
+    ctx = Context(root, runner, Manifest.load(manifest_path))
+    ctx.manifest.user = args.user
+    data = Path(args.data)
+    venv = Path(args.venv)
+    if not (venv / "bin" / "tabletop").exists() and root == Path("/"):
+        raise InstallError(f"no {venv}/bin/tabletop: give --venv, the venv tabletop is "
+                           "installed in")
+    from .compose import load_board
+
+    board = load_board(args.profile)  # a wrong name stops here, before anything changes
+    runner.out(f"tabletop install: {board.name} for {args.user}, venv {venv}, data {data}")
+    steps: list[Callable[[], None]] = [
+        lambda: ensure_user(ctx, args.user, data),
+        lambda: ensure_data(ctx, args.user, data),
+        lambda: ensure_lgpio(ctx, venv, sys.version_info[:2]),
+        lambda: ensure_spi(ctx),
+        lambda: ensure_bufsiz(ctx),
+        lambda: ensure_rule(ctx),
+        lambda: ensure_service(ctx, unit_text(user=args.user, venv=venv, profile=args.profile,
+                                              data=data, port=args.port)),
+    ]
+    try:
+        for step in steps:
+            step()
+    finally:
+        ctx.manifest.save(manifest_path)  # what was done so far, for uninstall
+    token, _ = install_token(ctx.path(str(data)))
+    runner.out("")
+    runner.out(f"status page: {'  or  '.join(page_urls(ctx, args.port))}")
+    runner.out(f"the table's token: {token}  (again: sudo -u {args.user} {venv}/bin/tabletop "
+               f"token --data {data})")
+    if ctx.reboot:
+        runner.out(f"reboot needed ({' and '.join(ctx.reboot)}): sudo reboot")
+    runner.out(f"check everything: {venv}/bin/tabletop doctor")
+    return 0
+
+
+def uninstall(args: argparse.Namespace, runner: Runner | None = None) -> int:
+    root = Path(args.root)
+    check_root(root)
+    runner = runner or Runner()
+    manifest_path = root / MANIFEST
+    if not manifest_path.is_file():
+        runner.out(f"tabletop uninstall: nothing to undo (no {manifest_path})")
+        return 0
+    ctx = Context(root, runner, Manifest.load(manifest_path))
+    m = ctx.manifest
+    user = m.user
+    runner.out(f"tabletop uninstall: undoing what tabletop install did for {user}")
+    if m.unit:
+        unit = ctx.path(UNIT_PATH)
+        if unit.exists():
+            runner.run("systemctl", "disable", "--now", SERVICE)
+            unit.unlink()
+            runner.run("systemctl", "daemon-reload")
+        ctx.report(True, f"removed {SERVICE}")
+    if m.rule:
+        ctx.path(RULE_PATH).unlink(missing_ok=True)
+        runner.run("udevadm", "control", "--reload-rules")
+        ctx.report(True, f"removed /{RULE_PATH}")
+    if m.cmdline_txt:
+        path = ctx.path(m.cmdline_txt)
+        text = path.read_text(encoding="utf-8")
+        line, newline, rest = text.partition("\n")
+        word = f"spidev.bufsiz={BUFSIZ}"
+        if m.cmdline_old:
+            line = line.replace(word, m.cmdline_old, 1)
+        else:
+            line = re.sub(rf" ?(?<!\S){re.escape(word)}(?!\S)", "", line, count=1)
+        path.write_text(line + newline + rest, encoding="utf-8")
+        ctx.report(True, f"spidev.bufsiz as it was in {m.cmdline_txt}")
+    if m.config_txt:
+        path = ctx.path(m.config_txt)
+        text = path.read_text(encoding="utf-8")
+        if m.config_added and m.config_added in text:
+            at = text.rindex(m.config_added)
+            path.write_text(text[:at] + text[at + len(m.config_added):], encoding="utf-8")
+            ctx.report(True, f"removed the SPI lines from {m.config_txt}")
+        else:
+            runner.out(f"  note     the SPI lines in {m.config_txt} were changed since: "
+                       "left as they are")
+    for package in m.apt:
+        runner.run("apt-get", "remove", "-y", package)
+        ctx.report(True, f"removed {package}")
+    if m.data and args.purge and not m.created_data:
+        runner.out(f"  kept     the data folder {m.data}: it was there before the install")
+    elif m.data and args.purge:
+        shutil.rmtree(ctx.path(m.data), ignore_errors=True)
+        ctx.report(True, f"deleted the data folder {m.data}")
+    elif m.data:
+        runner.out(f"  kept     the data folder {m.data} (games, tags, token); to delete it "
+                   f"later: sudo rm -r {m.data}")
+    if m.created_user:
+        runner.run("userdel", user)
+        ctx.report(True, f"removed the user {user}")
+    for group in m.added_groups:
+        runner.run("gpasswd", "--delete", user, group)
+        ctx.report(True, f"{user} out of group {group}")
+    manifest_path.unlink()
+    with contextlib.suppress(OSError):
+        manifest_path.parent.rmdir()  # only if nothing else is in it
+    if m.config_txt or m.cmdline_txt:
+        runner.out("reboot to switch SPI back off: sudo reboot")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "install", help="make this Raspberry Pi a table: service user, SPI, udev rule, "
+                        "systemd service (run with sudo; again changes nothing)")
+    parser.add_argument("--profile", required=True, help="board profile name or .toml path")
+    parser.add_argument("--data", default="/var/lib/tabletop",
+                        help="the service's data folder (default: /var/lib/tabletop)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="the status page's port")
+    parser.add_argument("--user", default=USER, help=f"the service's user (default: {USER})")
+    _common(parser)
+    parser.set_defaults(run=install)
+    parser = subparsers.add_parser(
+        "uninstall", help="undo tabletop install (keeps the data folder unless --purge)")
+    parser.add_argument("--purge", action="store_true", help="delete the data folder too")
+    _common(parser)
+    parser.set_defaults(run=uninstall)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--venv", default=sys.prefix,
+                        help="the venv tabletop is installed in (default: this one)")
+    parser.add_argument("--root", default="/", help=argparse.SUPPRESS)
