@@ -48,7 +48,7 @@ AFTER_HELLO = 2.0
 """Seconds to wait, after the HELLO, for the SELF_TEST and the first snapshot that follow it."""
 QUICK_BACKOFF = Backoff(initial=0.05, factor=2.0, maximum=0.5)
 SERVICE = "tabletop"
-"""The systemd unit (docs/tabletop.service) that reads the hub's port while it runs."""
+"""The systemd unit (written by `tabletop install`) that reads the hub's port while it runs."""
 
 READER_ADVICE = {
     ReaderStatus.NO_RESPONSE: "nothing answers on the SPI bus: check the reader's power, its "

@@ -22,14 +22,18 @@ def project_files() -> list[str]:
     listed = subprocess.run(
         ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
         cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    return [name for name in listed.split("\0") if name and (ROOT / name).is_file()]
+    return [name for name in listed.split("\0")
+            if name and ((ROOT / name).is_file() or (ROOT / name).is_symlink())]
 
 
 def copy_project(target: Path) -> None:
     if (ROOT / ".git").exists() and shutil.which("git"):
         for name in project_files():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, target / name)
+            if (ROOT / name).is_symlink():  # hardware/firmware -> ../firmware
+                os.symlink(os.readlink(ROOT / name), target / name)
+            else:
+                shutil.copy2(ROOT / name, target / name)
     else:  # an unpacked source tree
         shutil.copytree(ROOT, target, dirs_exist_ok=True,
                         ignore=lambda _, names: [n for n in names if n in SKIP])
