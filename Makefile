@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 GAME   ?= tiki_topple
 AI     ?=
 
-.PHONY: sim test lint install chromium clean
+.PHONY: sim test lint install chromium clean pi-check
 
 # Page tests drive Debian's Chromium (never a browser downloaded by a test tool).
 CHROMIUM := /usr/bin/chromium
@@ -36,6 +36,16 @@ test: install chromium
 
 lint: install
 	$(BIN)/ruff check .
+
+# Does the wheel install and run on a Pi's OS? Debian bookworm and trixie arm64 root filesystems
+# (cached in .pi-check/) under qemu: the pi extra, `tabletop doctor --simulate`, the hardware-free
+# tests. Slow (emulation); `make pi-check PI_RELEASES=trixie` checks one release. docs/install.md.
+PI_RELEASES ?=
+pi-check: $(BIN)/python
+	@command -v debootstrap >/dev/null && test -x /usr/bin/qemu-aarch64-static || { \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install \
+		-y -qq debootstrap qemu-user-static binfmt-support; }
+	$(SUDO) bash .ci/pi-check $(PI_RELEASES)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

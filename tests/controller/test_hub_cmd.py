@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
+from controller.cli import hub_flash, main
 from controller.cli.common import UserError
 from controller.cli.hub_cmd import boards_by_id, expected_firmware_version, probe_hub
 from controller.cli.hub_flash import Board, compiler_candidates, compiler_for, flash
@@ -27,6 +27,13 @@ from simulator.virtual_readers import ReaderFaults, TagField, VirtualReader
 
 ROOT = Path(__file__).resolve().parents[2]
 HUB_ID = bytes.fromhex("e6614c311b7e6f35")
+
+
+@pytest.fixture(autouse=True)
+def patient_soft_reset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test board's soft reset starts a new MicroPython (wasm) interpreter, which on a busy
+    shared machine takes longer than a Pico's reset; the flow under test is the same."""
+    monkeypatch.setattr(hub_flash, "SOFT_RESET_SECONDS", 60.0)
 
 
 def virtual_hub(readers: int = 3, *, dead: tuple[int, ...] = (), link: Path | None = None,
