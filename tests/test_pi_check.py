@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from importlib import metadata
 from pathlib import Path
@@ -57,12 +58,17 @@ def test_script_refuses_clearly_without_root() -> None:
     """Not root: exit 2 with the reason, before it touches anything."""
     if sys.platform != "linux" or shutil.which("setpriv") is None:
         pytest.skip("needs Linux and setpriv to drop root")
-    command = [str(SCRIPT)]
-    if os.geteuid() == 0:
-        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=60,
-                            env={"PATH": "/usr/bin:/bin", "PI_CHECK_DIR": "/nonexistent/x"})
-    assert result.returncode == 2
+    with tempfile.TemporaryDirectory() as folder:  # the checkout may be closed to others
+        os.chmod(folder, 0o755)
+        script = Path(folder) / ".ci" / SCRIPT.name
+        script.parent.mkdir(mode=0o755)
+        shutil.copy2(SCRIPT, script)
+        command = [str(script)]
+        if os.geteuid() == 0:
+            command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=60,
+                                env={"PATH": "/usr/bin:/bin", "PI_CHECK_DIR": "/nonexistent/x"})
+    assert result.returncode == 2, result.stderr
     assert "needs root" in result.stderr
     assert not Path("/nonexistent/x").exists()
 
