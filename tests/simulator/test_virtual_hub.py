@@ -97,6 +97,7 @@ def test_frames_on_the_pty_decode_with_the_host_codec() -> None:
 
 def test_link_sees_hello_self_test_tags_and_snapshots(table: VirtualTable, watch) -> None:
     async def body(w) -> None:
+        await w.until(lambda: w.of(LinkUp))  # connected, and the watcher has recorded it
         assert w.of(LinkUp)[0].hello.reader_count == 11
         await w.until(lambda: w.of(SelfTest) and w.of(Snapshot))
         assert all(c.status == ReaderStatus.OK for c in w.of(SelfTest)[0].readers)
