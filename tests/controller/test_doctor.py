@@ -296,33 +296,14 @@ def test_the_os_line(tmp_path, capsys, machine, bits, codename, mark, said) -> N
 
 # -- the journal ------------------------------------------------------------------------------
 
-def _read_only_mount_works(folder: Path) -> bool:
-    if shutil.which("unshare") is None or os.geteuid() != 0:
-        return False
-    probe = subprocess.run(["unshare", "-m", "sh", "-c", f"mount --bind {folder} {folder} && "
-                            f"mount -o remount,bind,ro {folder} && ! touch {folder}/probe"],
-                           capture_output=True, check=False)
-    return probe.returncode == 0
-
-
-def test_a_read_only_journal_folder_fails(tmp_path) -> None:
+def test_a_read_only_journal_folder_fails(tmp_path, run_read_only) -> None:
     """Honestly read-only: a read-only bind mount as root (root ignores file modes), else a
     folder without write permission."""
     data = tmp_path / "data"
     data.mkdir()
     install_token(data)
     command = [TABLETOP, "doctor", "--simulate", "--data", str(data)]
-    if os.geteuid() != 0:
-        data.chmod(0o555)
-        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
-        data.chmod(0o755)
-    elif _read_only_mount_works(data):
-        script = (f"mount --bind {data} {data} && mount -o remount,bind,ro {data} && "
-                  f"exec {' '.join(command)}")
-        done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
-                              text=True, timeout=60, check=False)
-    else:
-        pytest.skip("root without mount namespaces: no honest way to make a folder read-only")
+    done = run_read_only(data, command)
     assert done.returncode == 1, done.stdout + done.stderr
     (line,) = lines_of(done.stdout.splitlines(), "journal:")
     assert line.startswith(f"✗ journal: {data} cannot be written (")

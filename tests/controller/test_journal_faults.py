@@ -9,11 +9,8 @@ a directory in its place.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import shutil
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
@@ -261,33 +258,24 @@ def test_a_write_ahead_log_without_its_journal_is_kept_not_replayed_into_a_new_o
 
 
 # -- the command line ------------------------------------------------------------------------
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.fixture
-def profile(tmp_path, capsys) -> str:
+def profile(tmp_path, cli) -> str:
     """A board profile with a recording LED strip and mock buttons (no Pi needed)."""
     path = tmp_path / "bench_table.toml"
-    assert run(capsys, "profile", "new", "tiki_topple", "--output", str(path))[0] == 0
+    assert cli("profile", "new", "tiki_topple", "--output", str(path))[0] == 0
     text = path.read_text().replace('driver = "neopixel_spi"', 'driver = "recording"')
     path.write_text(text.replace('pin_factory = "lgpio"', 'pin_factory = "mock"'))
     return str(path)
 
 
 @pytest.mark.parametrize("how", [*HOW, "a directory"])
-def test_run_on_a_damaged_journal_exits_2_with_one_line(capsys, tmp_path, profile, how
+def test_run_on_a_damaged_journal_exits_2_with_one_line(cli, tmp_path, profile, how
                                                         ) -> None:
     data = tmp_path / "data"
     data.mkdir()
     played_journal(data / "journal.sqlite3")
     damage(data / "journal.sqlite3", how)
-    code, _, err = run(capsys, "run", "--profile", profile, "--data", str(data),
+    code, _, err = cli("run", "--profile", profile, "--data", str(data),
                        "--url", str(tmp_path / "no-hub"))
     assert code == 2
     line = err.strip().splitlines()[-1]  # above it: the table's new token, on a first run
@@ -295,17 +283,17 @@ def test_run_on_a_damaged_journal_exits_2_with_one_line(capsys, tmp_path, profil
     assert ("is a directory" if how == "a directory" else "tabletop journal recover") in line
 
 
-def test_check_and_recover_save_a_journal_damaged_in_the_middle(capsys, tmp_path) -> None:
+def test_check_and_recover_save_a_journal_damaged_in_the_middle(cli, tmp_path) -> None:
     path = tmp_path / "journal.sqlite3"
     played = played_journal(path)
-    code, out, _ = run(capsys, "journal", "check", "--data", str(tmp_path))
+    code, out, _ = cli("journal", "check", "--data", str(tmp_path))
     assert code == 0 and "sound" in out and "3 games (1 active)" in out
     assert f"{sum(map(len, played))} actions" in out
     damage(path, "garbage in the middle")
     damaged = path.read_bytes()
-    code, out, _ = run(capsys, "journal", "check", "--data", str(tmp_path))
+    code, out, _ = cli("journal", "check", "--data", str(tmp_path))
     assert code == 2 and "damaged" in out and "tabletop journal recover" in out
-    code, out, err = run(capsys, "journal", "recover", "--data", str(tmp_path))
+    code, out, err = cli("journal", "recover", "--data", str(tmp_path))
     assert code == 0, err
     assert "set the damaged journal aside" in out and "recovered with" in out
     assert f"wrote {path}: sound" in out
@@ -315,7 +303,7 @@ def test_check_and_recover_save_a_journal_damaged_in_the_middle(capsys, tmp_path
     games = recovered.games()
     assert [g.players for g in games] == [("anna", "ben")] * 3
     assert recovered.active() is None  # the game under way may lack actions: never resumed
-    code, out, _ = run(capsys, "journal", "check", "--data", str(tmp_path))
+    code, out, _ = cli("journal", "check", "--data", str(tmp_path))
     assert code == 0 and f"set aside: {aside.name}" in out
 
 
@@ -341,25 +329,17 @@ def test_recovery_keeps_every_row_it_can_read(tmp_path, shell) -> None:
         recover(path, tmp_path / "recovered.sqlite3", shell=shell)  # never over a file
 
 
-def test_recover_with_nothing_damaged_says_so(capsys, tmp_path) -> None:
+def test_recover_with_nothing_damaged_says_so(cli, tmp_path) -> None:
     played_journal(tmp_path / "journal.sqlite3", games=1)
-    code, out, _ = run(capsys, "journal", "recover", "--data", str(tmp_path))
+    code, out, _ = cli("journal", "recover", "--data", str(tmp_path))
     assert code == 0 and out.startswith("nothing to recover")
-    code, _, err = run(capsys, "journal", "check", "--data", str(tmp_path / "none"))
+    code, _, err = cli("journal", "check", "--data", str(tmp_path / "none"))
     assert code == 2 and "no journal at" in err
 
 
 # -- a read-only data folder -------------------------------------------------------------------
-def _read_only_mount_works(folder: Path) -> bool:
-    if shutil.which("unshare") is None or os.geteuid() != 0:
-        return False
-    probe = subprocess.run(["unshare", "-m", "sh", "-c", f"mount --bind {folder} {folder} && "
-                            f"mount -o remount,bind,ro {folder} && ! touch {folder}/probe"],
-                           capture_output=True, check=False)
-    return probe.returncode == 0
-
-
-def test_a_read_only_data_folder_is_one_line_and_exit_2(tmp_path, profile) -> None:
+def test_a_read_only_data_folder_is_one_line_and_exit_2(tmp_path, profile,
+                                                        run_read_only) -> None:
     """Honestly read-only: a read-only bind mount (root ignores file modes), or without root
     a folder without write permission."""
     data = tmp_path / "data"
@@ -368,18 +348,7 @@ def test_a_read_only_data_folder_is_one_line_and_exit_2(tmp_path, profile) -> No
     assert main(["token", "--data", str(data)]) == 0  # the token exists: the journal is next
     command = [str(Path(sys.executable).with_name("tabletop")), "run", "--profile", profile,
                "--data", str(data), "--url", str(tmp_path / "no-hub")]
-    if os.geteuid() != 0:
-        data.chmod(0o555)
-        done = subprocess.run(command, capture_output=True, text=True, check=False,
-                              timeout=60)
-        data.chmod(0o755)
-    elif _read_only_mount_works(data):
-        script = (f"mount --bind {data} {data} && mount -o remount,bind,ro {data} && "
-                  f"exec {' '.join(command)}")
-        done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
-                              text=True, check=False, timeout=60)
-    else:
-        pytest.skip("root without mount namespaces: no honest way to make a folder read-only")
+    done = run_read_only(data, command)
     assert done.returncode == 2, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert "read-only" in done.stderr and "give another --data folder" in done.stderr

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
 from controller.cli.common import UserError
 from controller.cli.compose import load_board
 from controller.cli.token_cmd import (
@@ -23,15 +22,6 @@ from hardware.profile import find_profile
 GAMES = ("tiki_topple", "topiary", "hanging_gardens", "on_top", "trapper")
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_no_shipped_profile_names_a_token(game: str) -> None:
     """Before: all five shipped ``web_token = "change-me-before-game-night"``."""
@@ -39,13 +29,13 @@ def test_no_shipped_profile_names_a_token(game: str) -> None:
     assert load_board(game).web_token is None
 
 
-def test_the_install_token_is_made_once_private_and_shown_again(capsys, tmp_path) -> None:
-    code, out, _ = run(capsys, "token", "--data", str(tmp_path))
+def test_the_install_token_is_made_once_private_and_shown_again(cli, tmp_path) -> None:
+    code, out, _ = cli("token", "--data", str(tmp_path))
     token = out.strip()
     assert code == 0 and len(token) >= 20 and token not in published_tokens()
     path = tmp_path / TOKEN_FILE
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert run(capsys, "token", "--data", str(tmp_path))[1].strip() == token
+    assert cli("token", "--data", str(tmp_path))[1].strip() == token
     other = tmp_path / "other"
     other.mkdir()
     assert install_token(other)[0] != token  # per install
@@ -84,11 +74,11 @@ def shipped_profile_with(tmp_path: Path, token: str) -> Path:
     return path
 
 
-def test_run_refuses_a_token_published_in_the_repository(capsys, tmp_path) -> None:
+def test_run_refuses_a_token_published_in_the_repository(cli, tmp_path) -> None:
     """Before: the service started with the shipped token without a word."""
     profile = shipped_profile_with(tmp_path, SHIPPED_DEFAULT)
     data = tmp_path / "data"
-    code, _, err = run(capsys, "run", "--profile", str(profile), "--data", str(data),
+    code, _, err = cli("run", "--profile", str(profile), "--data", str(data),
                        "--url", str(tmp_path / "no-hub"))
     assert code == 2 and "published in the repository" in err
     assert len(err.strip().splitlines()) == 1
