@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.core.errors import BadSetup
-from games.core.game import Game
+from games.core.game import Game, Sentence
+from games.core.translation import _
 
 from .errors import NothingToConfirm
 from .referee import Successors, changed_sites
@@ -55,11 +56,13 @@ def ai_seats(players: Sequence[str], ai: Mapping[str, int]) -> dict[int, int]:
     seats = {}
     for name, simulations in ai.items():
         if name not in players:
-            raise BadSetup(f"the AI cannot play {name!r}: not among the players "
-                           f"({', '.join(players)})")
+            raise BadSetup(Sentence("the AI cannot play {name}: not among the players "
+                                    "({players})", {"name": repr(name),
+                                                    "players": ", ".join(players)}))
         if not isinstance(simulations, int) or not 1 <= simulations <= MAX_SIMULATIONS:
-            raise BadSetup(f"the AI's strength is 1 to {MAX_SIMULATIONS} simulations per move, "
-                           f"not {simulations!r}")
+            raise BadSetup(Sentence("the AI's strength is 1 to {most} simulations per move, "
+                                    "not {given}", {"most": str(MAX_SIMULATIONS),
+                                                    "given": repr(simulations)}))
         seats[list(players).index(name)] = simulations
     return seats
 
@@ -90,28 +93,30 @@ class AdviceBook:
 
     def seat_for_a_hint(self, state: Any, players: Sequence[str]) -> int:
         if self.game.is_terminal(state):
-            raise NothingToConfirm("no game is running: there is nothing to hint")
+            raise NothingToConfirm(Sentence("no game is running: there is nothing to hint"))
         seat = self.game.actor(state)
         if seat < 0:
-            raise NothingToConfirm("no player is on turn: the table deals or draws now")
+            raise NothingToConfirm(Sentence("no player is on turn: the table deals or draws now"))
         if seat in self.seats:
-            raise NothingToConfirm(f"{players[seat]} is played by the AI")
+            raise NothingToConfirm(Sentence("{player} is played by the AI",
+                                            {"player": players[seat]}))
         return seat
 
-    def ask_hint(self, state: Any, players: Sequence[str]) -> str:
+    def ask_hint(self, state: Any, players: Sequence[str]) -> Sentence:
         """The hint button: ask for the move of the player on turn (answered off the loop)."""
         seat = self.seat_for_a_hint(state, players)
         self._hint_for = state
         advice = self.current(state)
         if advice is not None:
-            return f"hint for {players[seat]}: {advice.action}"
-        return f"thinking about a hint for {players[seat]}"
+            return Sentence("hint for {player}: {action}",
+                            {"player": players[seat], "action": advice.action})
+        return Sentence("thinking about a hint for {player}", {"player": players[seat]})
 
     def private_hint_request(self, state: Any, players: Sequence[str], seat: int,
                              options: Mapping[str, str], seed: int) -> AdviceRequest:
         """A hint for one phone only: nothing is lit, logged or shown to the table."""
         if self.seat_for_a_hint(state, players) != seat:
-            raise NothingToConfirm(f"it is not {players[seat]}'s turn")
+            raise NothingToConfirm(Sentence("it is not {player}'s turn", {"player": players[seat]}))
         return AdviceRequest("hint", seat, state, options, self.hint_simulations, seed)
 
     def request(self, state: Any, options: Mapping[str, str], seed: int) -> AdviceRequest | None:
@@ -159,7 +164,7 @@ class AdviceBook:
             player=players[advice.seat],
             action=advice.action,
             sites=sorted(sites),
-            how="make this move on the table" if sites else "press confirm",
+            how=_("make this move on the table") if sites else _("press confirm"),
             # How the other moves fared would show an AI seat's hand; a hint is the asker's.
             values=dict(list(advice.values.items())[:5]) if advice.kind == "hint" else {},
             seconds=round(advice.seconds, 3),

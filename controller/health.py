@@ -7,9 +7,10 @@ words the events worth a log line.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+from games.core.game import Sentence
 from hardware.link import TOO_NOISY, LinkDown, LinkHealth, LinkUp
 from hardware.protocol import Heartbeat, ReaderFault, SelfTest, Snapshot
 
@@ -28,10 +29,9 @@ class HardwareHealth:
     def _reader(self, number: int) -> dict[str, Any]:
         return self.readers.setdefault(number, {"site": None, "status": "unknown"})
 
-    def note(self, event: object, hub: Hub) -> str | None:
+    def note(self, event: object, hub: Hub) -> Sentence | None:
         """Keep what ``event`` from ``hub`` says about the hardware; a line for the event log,
         if any."""
-        named = f"hub {hub.name}"
         if isinstance(event, Snapshot | SelfTest):
             for local, entry in enumerate(event.readers):
                 number = hub.reader(local)
@@ -44,34 +44,41 @@ class HardwareHealth:
         elif isinstance(event, ReaderFault):
             number = hub.reader(event.reader)
             if number is None:
-                return f"{named}: reader {event.reader}, which the profile does not name: " \
-                       f"{event.status.name.lower()}"
+                return Sentence("hub {hub}: reader {reader}, which the profile does not name: "
+                                "{status}", {"hub": hub.name, "reader": str(event.reader),
+                                             "status": event.status.name.lower()})
             entry = self._reader(number)
             entry["status"] = event.status.name.lower()
-            return f"reader {number} ({entry['site']}): {entry['status']}"
+            return Sentence("reader {reader} ({site}): {status}",
+                            {"reader": str(number), "site": str(entry["site"]),
+                             "status": entry["status"]})
         elif isinstance(event, Heartbeat):
             self.heartbeats[hub.name] = report.Heartbeat(
                 uptime_ms=event.uptime_ms, scan_cycles=event.scan_cycles,
                 crc_errors=event.crc_errors, missed_reads=event.missed_reads,
                 cycle_us=event.cycle_us)
         elif isinstance(event, LinkUp):
-            return f"{named} connected (firmware {event.hello.firmware_version})"
+            return Sentence("hub {hub} connected (firmware {firmware})",
+                            {"hub": hub.name, "firmware": str(event.hello.firmware_version)})
         elif isinstance(event, LinkDown):
             self.heartbeats.pop(hub.name, None)
-            return f"{named} disconnected: {event.reason}"
+            return Sentence("hub {hub} disconnected: {reason}",
+                            {"hub": hub.name, "reason": str(event.reason)})
         return None
 
     def report(self, hubs: Sequence[Hub], led_count: int, led_pushes: int | None,
-               blind: Collection[str] = ()) -> report.Hardware:
+               blind: Collection[str] = (),
+               translate: Callable[[Sentence], str] = str) -> report.Hardware:
+        """The hardware panel; ``translate`` words its advice in the reader's language."""
         return report.Hardware(
-            hubs=[self._hub(hub) for hub in hubs],
+            hubs=[self._hub(hub, translate) for hub in hubs],
             readers=[report.ReaderHealth(reader=n, **info)
                      for n, info in sorted(self.readers.items())],
             blind_sites=sorted(blind),
             leds=report.LedHealth(count=led_count, pushes=led_pushes),
         )
 
-    def _hub(self, hub: Hub) -> report.HubHealth:
+    def _hub(self, hub: Hub, translate: Callable[[Sentence], str] = str) -> report.HubHealth:
         health = hub.link.health()
         hello = health.hello
         return report.HubHealth(
@@ -84,12 +91,14 @@ class HardwareHealth:
             scan_ms=round(hub.period * 1000, 1) if hub.last_beat is not None else None,
             heartbeat=self.heartbeats.get(hub.name),
             byte_errors=None if health.byte_errors is None else round(health.byte_errors, 3),
-            too_noisy=_too_noisy(hub.name, health) if health.too_noisy else None)
+            too_noisy=translate(_too_noisy(hub.name, health)) if health.too_noisy else None)
 
 
-def _too_noisy(name: str, health: LinkHealth) -> str:
+def _too_noisy(name: str, health: LinkHealth) -> Sentence:
     """The words for a cable too noisy to play on, naming the cable to check."""
-    return (f"the link to hub {name} is too noisy: its cable damages "
-            f"{health.byte_errors or 0:.0%} of the bytes (play needs under {TOO_NOISY:.0%}). "
-            f"Check the USB cable of hub {name} ({health.url}): plug it in firmly, try "
-            "another (short, shielded) cable, keep it away from motors and power leads")
+    return Sentence(
+        "the link to hub {hub} is too noisy: its cable damages {share} of the bytes (play needs "
+        "under {limit}). Check the USB cable of hub {hub} ({url}): plug it in firmly, try "
+        "another (short, shielded) cable, keep it away from motors and power leads",
+        {"hub": name, "share": f"{health.byte_errors or 0:.0%}", "limit": f"{TOO_NOISY:.0%}",
+         "url": health.url})

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from games.core.game import Sentence
+
 from .seats import SeatRecord
 from .unresolved import Reveal
 
@@ -73,7 +75,10 @@ CREATE TABLE IF NOT EXISTS seats (
 
 
 class JournalError(RuntimeError):
-    """The journal file cannot be used; the message says which file and why."""
+    """The journal file cannot be used; the message says which file and why. ``sentence``:
+    the message as a Sentence, for one a player at the table reads (None: shown as written)."""
+
+    sentence: Sentence | None = None
 
 
 class JournalFull(JournalError):
@@ -81,9 +86,11 @@ class JournalFull(JournalError):
     is freed; everything committed before is kept. The table refuses the move meanwhile."""
 
     def __init__(self, path: Path) -> None:
-        super().__init__(f"the journal's disk is full: free space on the disk of {path.parent} "
-                         "(delete old files there); until then no move is recorded, and none "
-                         "recorded is lost")
+        self.sentence = Sentence(
+            "the journal's disk is full: free space on the disk of {folder} (delete old files "
+            "there); until then no move is recorded, and none recorded is lost",
+            {"folder": str(path.parent)})
+        super().__init__(str(self.sentence))
 
 
 class JournalReadOnly(JournalError):

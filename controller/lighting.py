@@ -104,13 +104,16 @@ class SweepStep:
     text: str
     points: int
     sites: tuple[str, ...]
+    line: int
+    """Which of the player's score lines this is (its index on the sheet), so a page can
+    light the same line the LEDs show."""
 
 
 def score_sweep(sheet: ScoreSheet) -> tuple[SweepStep, ...]:
     """The end-of-game sweep: every score line that names sites, player by player."""
     return tuple(
-        SweepStep(player, line.text, line.points, line.sites)
+        SweepStep(player, line.text, line.points, line.sites, index)
         for player, lines in zip(sheet.players, sheet.lines, strict=True)
-        for line in lines
+        for index, line in enumerate(lines)
         if line.sites
     )

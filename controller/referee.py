@@ -10,13 +10,22 @@ and anything else is a discrepancy that names each wrong site.
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core.game import CHANCE, FACE_DOWN, PILE_JOIN, Game, pile_begins, pile_pieces
+from games.core.game import (
+    CHANCE,
+    FACE_DOWN,
+    PILE_JOIN,
+    Game,
+    Sentence,
+    pile_begins,
+)
 
 Board = Mapping[str, str]
+Namer = Callable[[str | None], Sentence]
+"""A piece's id to its name for people (``named``, or the game's art names)."""
 MAX_CHANCE_TWO_STEPS = 64
 """Chance nodes with more outcomes than this are not searched two steps deep (cost)."""
 
@@ -68,15 +77,23 @@ class WrongSite:
     expected: str | None
     seen: str | None
 
-    def advice(self) -> str:
-        where = pretty(self.site)
+    def sentence(self, piece_name: Namer | None = None,
+                 site_name: Namer | None = None) -> Sentence:
+        """What to do about this site, with the piece and the place as nested names
+        (``piece_name``, ``site_name``: the game's names for them; by default ``named``)."""
+        name = piece_name or named
+        where = (site_name or named)(self.site)
         if self.expected is None:
-            return f"take {pretty(self.seen)} off {where}"
+            return Sentence("take {piece} off {site}", {"piece": name(self.seen), "site": where})
         if self.seen is None:
-            return f"put {pretty(self.expected)} back on {where}"
+            return Sentence("put {piece} back on {site}",
+                            {"piece": name(self.expected), "site": where})
         if self.seen == self.expected:  # both face down: which one is the secret
-            return f"{where} holds another face-down piece than the one that lay there"
-        return f"{where} should hold {pretty(self.expected)}, not {pretty(self.seen)}"
+            return Sentence("{site} holds another face-down piece than the one that lay there",
+                            {"site": where})
+        return Sentence("{site} should hold {expected}, not {seen}",
+                        {"site": where, "expected": name(self.expected),
+                         "seen": name(self.seen)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,17 +107,33 @@ class Discrepancy:
 
     wrong: tuple[WrongSite, ...]
     toward: str | None = None
-    why: str | None = None
+    why: str | Sentence | None = None
     """Why the table cannot be right, when the sites alone do not say (a card no hand holds)."""
 
     @property
     def message(self) -> str:
-        text = "; ".join(wrong.advice() for wrong in self.wrong)
+        """The advice in English, as one sentence."""
+        return capitalised(str(self.sentence))
+
+    @property
+    def sentence(self) -> Sentence | str:
+        """The advice for a catalogue: every wrong site's, joined; a page capitalises it."""
+        return self.told()
+
+    def told(self, piece_name: Namer | None = None,
+             site_name: Namer | None = None) -> Sentence | str:
+        """``sentence`` with pieces and sites named as the game names them."""
+        advice: Sentence | str = ""
+        for wrong in reversed(self.wrong):
+            said = wrong.sentence(piece_name, site_name)
+            advice = said if advice == "" else Sentence("{first}; {rest}",
+                                                        {"first": said, "rest": advice})
         if self.toward:
-            text = f"almost {self.toward}: {text}"
+            advice = Sentence("almost {outcome}: {advice}",
+                              {"outcome": self.toward, "advice": advice})
         if self.why:
-            text = f"{self.why}: {text}"
-        return text[:1].upper() + text[1:]
+            advice = Sentence("{why}: {advice}", {"why": self.why, "advice": advice})
+        return advice
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,28 +159,37 @@ class NotRecorded(Discrepancy):
     message says what to do (``why``: the journal's error); the table judges the board again
     on every change and retry, and takes the step once the journal records it."""
 
-    @property
-    def message(self) -> str:
-        why = self.why or "the journal cannot record it"
-        return (f"This move is not recorded: {why}. Leave it on the table: it is taken as soon "
-                "as the journal can record it")
+    def told(self, piece_name: Namer | None = None,
+             site_name: Namer | None = None) -> Sentence | str:
+        return Sentence("This move is not recorded: {why}. Leave it on the table: it is taken "
+                        "as soon as the journal can record it",
+                        {"why": self.why or Sentence("the journal cannot record it")})
 
 
 Decision = (NoChange | Accept | Choose | InProgress | TakeBack | Discrepancy | SecretShown
             | Considering)
 
 
-def pretty(name: str | None) -> str:
-    """``grid:2:3`` -> ``grid 2:3``; ``topiary:swan:4`` -> ``topiary swan 4``; a pile piece by
-    piece (``stone yellow / stone blue``)."""
+def capitalised(text: str) -> str:
+    """A message standing alone begins with a capital, in any language."""
+    return text[:1].upper() + text[1:]
+
+
+def named(name: str | None) -> Sentence:
+    """A piece or a site by its id, readably (``grid:2:3`` -> "grid 2:3", a pile piece by
+    piece): the kind is a msgid the game's catalogue may translate ("swan" -> "Schwan");
+    numbers and coordinates stay as they are."""
     if name is None:
-        return "nothing"
+        return Sentence("nothing")
     if name == FACE_DOWN:
-        return "a face-down piece"
+        return Sentence("a face-down piece")
     if PILE_JOIN in name:
-        return PILE_JOIN.join(map(pretty, pile_pieces(name)))
+        below, _, above = name.partition(PILE_JOIN)
+        return Sentence("{below} / {above}", {"below": named(below), "above": named(above)})
     kind, _, rest = name.partition(":")
-    return f"{kind} {rest}" if rest else kind
+    if not rest:
+        return Sentence(kind)
+    return Sentence("{kind} {rest}", {"kind": Sentence(kind), "rest": rest})
 
 
 class Successors:

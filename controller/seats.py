@@ -20,6 +20,8 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from games.core.game import Sentence
+
 from .errors import NothingToConfirm, SeatNotHeld, WrongSeatCode
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -82,7 +84,8 @@ class SeatClaims:
     def _record(self, seat: int) -> SeatRecord:
         record = self._seats.get(seat)
         if record is None:
-            raise NothingToConfirm(f"there is no seat {seat} in this game")
+            raise NothingToConfirm(Sentence("there is no seat {seat} in this game",
+                                            {"seat": str(seat)}))
         return record
 
     def holder(self, token: str | None) -> int | None:
@@ -107,15 +110,19 @@ class SeatClaims:
         record = self._record(seat)
         mine = self.holder(held)
         if mine is not None:
-            already = "this seat" if mine == seat else f"{players[mine]}'s seat"
-            raise NothingToConfirm(f"this phone already holds {already}: one phone, one seat")
-        if record.token_hash is not None:
             raise NothingToConfirm(
-                f"{players[seat]}'s seat is taken; the table's owner can release it")
+                Sentence("this phone already holds this seat: one phone, one seat")
+                if mine == seat else
+                Sentence("this phone already holds {player}'s seat: one phone, one seat",
+                         {"player": players[mine]}))
+        if record.token_hash is not None:
+            raise NothingToConfirm(Sentence(
+                "{player}'s seat is taken; the table's owner can release it",
+                {"player": players[seat]}))
         if not secrets.compare_digest(normalise(code).encode(), record.code.encode()):
             self._wrong[seat] = self._wrong.get(seat, 0) + 1
-            raise WrongSeatCode(f"that is not the code of {players[seat]}'s seat: ask the "
-                                "table's owner for it")
+            raise WrongSeatCode(Sentence("that is not the code of {player}'s seat: ask the "
+                                         "table's owner for it", {"player": players[seat]}))
         token = secrets.token_urlsafe(16)
         return token, replace(record, token_hash=token_hash(token), claimed_at=time.time())
 
@@ -132,7 +139,7 @@ class SeatClaims:
         record = self._seats.get(seat)
         if record is None or record.token_hash is None or not secrets.compare_digest(
                 record.token_hash, token_hash(token)):
-            raise SeatNotHeld("this phone does not hold that seat")
+            raise SeatNotHeld(Sentence("this phone does not hold that seat"))
 
     def held(self, seat: int) -> bool:
         record = self._seats.get(seat)

@@ -18,8 +18,10 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.core.art import art_json
 from games.core.errors import BadSetup
-from games.core.game import pile_begins, pile_pieces
+from games.core.game import Sentence, pile_begins, pile_pieces
+from games.core.translation import LANGUAGES, Catalogue, supported
 from hardware.buttons import ButtonEvent, ButtonPanel
 from hardware.link import HubLink, HubNotConnected, LinkDown, LinkUp
 from hardware.profile import BoardProfile
@@ -40,6 +42,7 @@ from .errors import AiUnavailable, NothingToConfirm
 from .health import HardwareHealth
 from .hubs import MODEL_MARGIN, Hub
 from .journal import JournalError
+from .language import catalogue
 from .referee import NotRecorded
 from .seats import SeatRecord
 from .table import Table
@@ -70,6 +73,12 @@ lays several tags, each a hub frame) is sent once, as the status after it."""
 STREAM_GROUPS = 8
 """The SSE clients are woken in this many groups, one per turn of the event loop, so that a
 hub frame or a judgement due meanwhile waits for one group's sends, not for the crowd's."""
+SWEEP_SECONDS = 1.5
+"""How long the end-of-game sweep lights each score line."""
+NO_AI_HINTS = Sentence("hints need the AI: pip install '.[ai]'")
+Reply = Sentence | str
+"""A command's answer for people: a Sentence the web layer words in the reader's language, or
+a game's own text (an action as the records write it) shown as it is."""
 KEEPALIVE = 15.0
 """Seconds without a change after which an SSE client is sent the status again (the hubs'
 counters, and a proxy keeps the connection open)."""
@@ -86,6 +95,12 @@ class Rendered:
     json: bytes
     event: bytes
     """The same JSON as one server-sent ``status`` event, ready for the socket."""
+
+
+def option_msgids(name: str, choices: Sequence[str]) -> dict[str, str]:
+    """The catalogue's ids for an option's name and choices: ``take (option)``, ``must (take)``
+    (an id alone, "on" or "box", could mean something else in another text)."""
+    return {name: f"{name} (option)", **{choice: f"{choice} ({name})" for choice in choices}}
 
 
 class TableService:
@@ -137,7 +152,13 @@ class TableService:
         self._changed = asyncio.Event()
         self._version = 0
         """Publishes so far: a rendered status older than this is stale."""
-        self._rendered: Rendered | None = None
+        self.language = supported(profile.language) or LANGUAGES[0]
+        if self.language != profile.language:
+            log.warning("profile %s: no texts in %r; the pages speak %s unless the browser "
+                        "asks otherwise", profile.name, profile.language, self.language)
+        """The table's own language: the pages' when nothing else chooses one."""
+        self._rendered: dict[str, Rendered] = {}
+        """The latest rendering in each language a reader asked for."""
         self._kick = asyncio.Event()
         """Set by ``publish``; the one broadcaster task wakes the SSE clients."""
         self._published = [asyncio.Event() for _ in range(STREAM_GROUPS)]
@@ -221,8 +242,9 @@ class TableService:
                     continue
                 if hub.seen:
                     self._blind(hub, self.clock())
-                    self.table.log("hardware", f"hub {hub.name} has said nothing for "
-                                               f"{now - last:.1f} s: its region is blind")
+                    self.table.log("hardware", Sentence(
+                        "hub {hub} has said nothing for {seconds} s: its region is blind",
+                        {"hub": hub.name, "seconds": f"{now - last:.1f}"}))
                     self._changed.set()
                     self.publish()
                 if now - asked.get(hub.name, float("-inf")) >= 1.0:
@@ -449,7 +471,8 @@ class TableService:
                                       advice.simulations)
         except Exception as error:  # the AI failing must not stop the table
             log.exception("the AI failed")
-            self.table.log("ai", f"the AI could not think: {error}")
+            self.table.log("ai", Sentence("the AI could not think: {error}",
+                                          {"error": str(error)}))
             self._gave_up_on = request.state  # not again for this position
         finally:
             if self.thinking is request:
@@ -473,36 +496,43 @@ class TableService:
 
     # -- commands: the one way the page, the API, the buttons and the CLI change the table --
     def new_game(self, players: list[str], options: dict[str, str] | None = None,
-                 ai: dict[str, int] | None = None, dealer: str = "players") -> str:
+                 ai: dict[str, int] | None = None, dealer: str = "players") -> Reply:
         """Start a game (any game in progress is aborted and stays in the journal)."""
         if ai and self.advisor is None:
-            raise BadSetup("AI players need OpenSpiel: pip install '.[ai]'")
+            raise BadSetup(Sentence("AI players need OpenSpiel: pip install '.[ai]'"))
         self.table.new_game(players, options, ai, dealer)
+        self.sweep = ()  # the last game's score is not swept over the new one
         self.judge()
-        return f"new game: {', '.join(players)}"
+        return Sentence("new game: {players}", {"players": ", ".join(players)})
 
-    def confirm(self) -> str:
+    def rematch(self) -> Reply:
+        """A new game with the last game's players, options, AI seats and dealer."""
+        players, options, ai, dealer = self.table.rematch_setup()
+        self.new_game(players, options, ai, dealer)
+        return Sentence("rematch: {players}", {"players": ", ".join(players)})
+
+    def confirm(self) -> Reply:
         """Take back, pick the first reading, or make the one silent action waiting."""
         return self._then_judge(self.table.confirm())
 
-    def undo(self, steps: int = 1) -> str:
+    def undo(self, steps: int = 1) -> Reply:
         """Take back ``steps`` visible steps; the table is not read until it changes."""
         return self._then_judge(self.table.undo(steps))
 
-    def choose(self, index: int) -> str:
+    def choose(self, index: int) -> Reply:
         """Pick reading ``index`` of the several the board could mean."""
         return self._then_judge(self.table.choose(index))
 
-    def hint(self) -> str:
+    def hint(self) -> Reply:
         """Ask the AI for the move of the player on turn; it is lit and shown when found."""
         if self.advisor is None:
-            raise AiUnavailable("hints need the AI: pip install '.[ai]'")
+            raise AiUnavailable(NO_AI_HINTS)
         return self._then_judge(self.table.request_hint())
 
-    def abort(self) -> str:
+    def abort(self) -> Reply:
         """End the running game as aborted; it stays in the journal."""
         self.table.abort()
-        return self._then_judge("game aborted")
+        return self._then_judge(Sentence("game aborted"))
 
     def claim_seat(self, seat: int, code: str, held: str | None = None) -> str:
         """A secret token for the phone that gives ``seat``'s code (``held``: the seat token
@@ -517,15 +547,15 @@ class TableService:
         """Each seat's player, code and claim, for the table's owner."""
         return [(self.table.players[r.seat], r) for r in self.table.seat_codes()]
 
-    def release_seat(self, seat: int) -> str:
+    def release_seat(self, seat: int) -> Reply:
         self.table.release_seat(seat)
         self.publish()
-        return f"{self.table.players[seat]}'s seat released"
+        return Sentence("{player}'s seat released", {"player": self.table.players[seat]})
 
-    def release_seats(self) -> str:
+    def release_seats(self) -> Reply:
         self.table.release_seats()
         self.publish()
-        return "all seats released"
+        return Sentence("all seats released")
 
     def private_view(self, seat: int, token: str) -> dict[str, Any]:
         """What only ``seat``'s player may see (needs the token its claim returned)."""
@@ -533,29 +563,42 @@ class TableService:
 
     async def private_hint(self, seat: int, token: str) -> report.PrivateHint:
         """The AI's move for ``seat``, for that player's phone only (nothing lit or logged)."""
-        request = self.table.private_hint_request(seat, token)
-        if self.advisor is None:
-            raise AiUnavailable("hints need the AI: pip install '.[ai]'")
-        advice = await asyncio.to_thread(self.advisor, request)
-        if not self.table.started or request.state is not self.table.state:
-            raise NothingToConfirm("the table moved on while the AI thought: ask again")
+        advice = await self._told_nobody(self.table.private_hint_request(seat, token))
         return report.PrivateHint(action=advice.action, values=advice.values,
                                   seconds=round(advice.seconds, 3),
                                   simulations=advice.simulations)
 
+    async def unseen_hint(self) -> str:
+        """The AI's move for the person on turn, for the simulator's "do the next step for
+        me" to play: unlike `hint`, nothing is lit or logged (it may name a hidden card)."""
+        return (await self._told_nobody(self.table.unseen_hint_request())).action
+
+    async def _told_nobody(self, request: AdviceRequest) -> Any:
+        """The advisor's answer to ``request``, thought off the loop and kept from the table."""
+        if self.advisor is None:
+            raise AiUnavailable(NO_AI_HINTS)
+        advice = await asyncio.to_thread(self.advisor, request)
+        if not self.table.started or request.state is not self.table.state:
+            raise NothingToConfirm(Sentence("the table moved on while the AI thought: ask "
+                                            "again"))
+        return advice
+
     def press(self, role: str, kind: str = "press") -> str:
-        """A button gesture: the command the profile maps it to (refusals are logged)."""
+        """A button gesture: the command the profile maps it to (refusals are logged). The
+        answer is English: it goes to the service's log, not to a page."""
         command = self.profile.buttons.gestures.get(f"{kind} {role}")
         if command is None:
             return f"{kind} {role} does nothing on this table"
         try:
-            return getattr(self, command)()
+            return str(getattr(self, command)())
         except (NothingToConfirm, JournalError) as error:  # a full disk must not stop the table
-            self.table.log("button", f"{kind} {role}: {error}")
+            sentence = getattr(error, "sentence", None) or str(error)
+            self.table.log("button", Sentence("{gesture}: {error}",
+                                              {"gesture": f"{kind} {role}", "error": sentence}))
             self.publish()
             return str(error)
 
-    def _then_judge(self, message: str) -> str:
+    def _then_judge(self, message: Reply) -> Reply:
         self.judge()
         return message
 
@@ -567,12 +610,19 @@ class TableService:
         return report.Sites(game=game.id, name=game.name, sites=[
             report.SiteInfo(id=s.id, x=s.x, y=s.y, label=s.label) for s in game.sites(players)])
 
-    def games(self) -> list[report.GameInfo]:
-        """The game this table referees, its player counts and options."""
-        game = self.table.game
+    def games(self, language: str | None = None) -> list[report.GameInfo]:
+        """The game this table referees, its player counts and options (their names and
+        choices also in ``language``, for the page's form)."""
+        game, texts = self.table.game, self.texts(language)
+        labels = {}
+        for spec in game.options:
+            for word, msgid in option_msgids(spec.name, spec.choices).items():
+                said = texts.gettext(msgid)
+                labels[word] = word if said == msgid else said  # English: the id itself
         return [report.GameInfo(id=game.id, name=game.name, min_players=game.min_players,
                                 max_players=game.max_players,
-                                options={spec.name: list(spec.choices) for spec in game.options})]
+                                options={spec.name: list(spec.choices) for spec in game.options},
+                                labels=labels)]
 
     # -- lights -------------------------------------------------------------------------------
     def relight(self) -> None:
@@ -584,11 +634,16 @@ class TableService:
         self.sweep = lighting.score_sweep(self.table.game.score(self.table.state))
         self.sweep_started = self.clock()
 
-    def _sweep_roles(self, now: float) -> dict[str, str] | None:
+    def _sweep_index(self, now: float) -> int | None:
+        """Which step of the end-of-game sweep is lit at ``now`` (None: no sweep running)."""
         if not self.sweep:
             return None
-        index = int((now - self.sweep_started) / 1.5)
-        if index >= len(self.sweep):
+        index = int((now - self.sweep_started) / SWEEP_SECONDS)
+        return index if 0 <= index < len(self.sweep) else None
+
+    def _sweep_roles(self, now: float) -> dict[str, str] | None:
+        index = self._sweep_index(now)
+        if index is None:
             return None
         return dict.fromkeys(self.sweep[index].sites, "score")
 
@@ -600,22 +655,47 @@ class TableService:
             self.pushed_at = self.clock()
 
     async def _animate(self) -> None:
+        swept: int | None = None
         while True:
             await asyncio.sleep(1 / ANIMATION_HZ)
-            self._show(self.clock())
+            now = self.clock()
+            self._show(now)
+            index = self._sweep_index(now)
+            if index != swept:  # the pages light the same score line as the table
+                swept = index
+                self.publish()
 
     # -- status for the page ----------------------------------------------------------------------
-    def status(self) -> report.Status:
+    def art(self, language: str | None = None) -> dict[str, Any]:
+        """How this game's pieces and sites are drawn, their names in ``language``."""
+        return art_json(self.table.game, self.texts(language).text)
+
+    def texts(self, language: str | None = None) -> Catalogue:
+        """The catalogue for ``language`` (None: the table's own): this game's names, the
+        shared words and the service's texts."""
+        return catalogue(language or self.language, self.table.game)
+
+    def status(self, language: str | None = None) -> report.Status:
+        """Everything the page shows, every text for people in ``language`` (None: the
+        table's own)."""
         thinking = self.thinking
         if thinking is None or not self.table.started or thinking.state is not self.table.state:
             thinking = None
         sweep = None
-        if self._sweep_roles(self.clock()) is not None:
-            step = self.sweep[int((self.clock() - self.sweep_started) / 1.5)]
-            sweep = report.Sweep(player=step.player, text=step.text, points=step.points,
-                                 sites=list(step.sites))
+        texts = self.texts(language)
+        game = dict(self.table.status(texts))
+        index = self._sweep_index(self.clock())
+        if index is not None:
+            step = self.sweep[index]
+            lines = game["scores"].lines.get(step.player, []) if game["scores"] else []
+            sweep = report.Sweep(player=step.player,  # the line as the score sheet words it
+                                 text=lines[step.line] if step.line < len(lines) else step.text,
+                                 points=step.points, sites=list(step.sites))
+            if game["scores"] is not None:
+                game["scores"] = game["scores"].model_copy(update={
+                    "sweep": report.SweepAt(player=step.player, line=step.line)})
         return report.Status(
-            **dict(self.table.status()),
+            **game,
             observed_board=self.table.public_board(self.tracker.board),
             unknown_tags=[report.UnknownTag(site=t.site, uid=t.uid) for t in self.tracker.unknown],
             leds={site: "#{:02x}{:02x}{:02x}".format(*colour)
@@ -625,25 +705,31 @@ class TableService:
             if thinking is not None else None,
             ai_available=self.advisor is not None,
             sweep=sweep,
+            palette={role: "#{:02x}{:02x}{:02x}".format(*self.profile.colours[name])
+                     for role, name in lighting.COLOUR_OF_ROLE.items()
+                     if name in self.profile.colours},
             hardware=self.health.report(self.hubs, self.profile.leds.count,
-                                        getattr(self.lights, "pushes", None), self.blind_sites),
+                                        getattr(self.lights, "pushes", None), self.blind_sites,
+                                        texts.text),
         )
 
-    def status_json(self) -> bytes:
-        """The status as JSON, rendered at most once per change (and refreshed at most every
-        ``STATUS_MAX_AGE`` for what changes unpublished): ``/api/status`` and every SSE client
-        send these same bytes, so a crowd of readers costs the table one rendering."""
-        return self._render().json
+    def status_json(self, language: str | None = None) -> bytes:
+        """The status as JSON, rendered at most once per change and language (and refreshed at
+        most every ``STATUS_MAX_AGE`` for what changes unpublished): ``/api/status`` and every
+        SSE client of a language send these same bytes, so a crowd of readers costs the table
+        one rendering per language they read."""
+        return self._render(language).json
 
-    def _render(self) -> Rendered:
-        rendered = self._rendered
+    def _render(self, language: str | None = None) -> Rendered:
+        language = language or self.language
+        rendered = self._rendered.get(language)
         now = time.monotonic()
         if (rendered is None or rendered.version != self._version
                 or now - rendered.at >= STATUS_MAX_AGE):
             version = self._version
-            data = self.status().model_dump_json().encode()
+            data = self.status(language).model_dump_json().encode()
             rendered = Rendered(version, now, data, b"event: status\r\ndata: " + data + b"\r\n\r\n")
-            self._rendered = rendered
+            self._rendered[language] = rendered
             self.renders += 1
         return rendered
 
@@ -654,7 +740,7 @@ class TableService:
         self._version += 1
         self._kick.set()
 
-    async def status_events(self) -> AsyncIterator[bytes]:
+    async def status_events(self, language: str | None = None) -> AsyncIterator[bytes]:
         """One SSE client's stream: the status now, then after each change (bursts sent once,
         at most ``STREAM_HZ`` a second) and again after ``KEEPALIVE`` seconds of quiet. Each
         client waits on the one shared event: no queue per client, nothing kept for a slow
@@ -663,7 +749,7 @@ class TableService:
         try:
             while True:
                 waiting = self._published[group]  # taken before sending: a change wakes it
-                rendered = self._render()
+                rendered = self._render(language)
                 yield rendered.event
                 while True:
                     try:

@@ -7,20 +7,25 @@ returns them (so ``/openapi.json`` documents them), the page and the tests read 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.game import Sentence
+from games.core.translation import Catalogue
 
+from .language import ENGLISH, piece_namer, site_namer
 from .referee import (
     Choose,
     Decision,
     Discrepancy,
     InProgress,
+    Namer,
     SecretShown,
     TakeBack,
-    pretty,
+    capitalised,
+    named,
 )
 
 if TYPE_CHECKING:
@@ -28,6 +33,8 @@ if TYPE_CHECKING:
 
 Board = dict[str, str]
 """Site id to piece id; empty sites are left out."""
+Translate = Callable[[Sentence | str], str]
+"""A catalogue's ``text``: a sentence (or msgid) in the reader's language."""
 
 
 class Model(BaseModel):
@@ -41,6 +48,26 @@ class Event(Model):
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """An event as the table logs it: kept as a sentence, rendered per reader's language."""
+
+    kind: str
+    message: Sentence | str
+    """A ``str`` is shown as written (a text from outside: an OS error, a hub's words)."""
+
+    @property
+    def text(self) -> str:
+        """The event in English."""
+        return str(self.message)
+
+    def event(self, translate: Translate) -> Event:
+        """The line for a page, in the language ``translate`` words it."""
+        if isinstance(self.message, Sentence):
+            return Event(kind=self.kind, text=translate(self.message))
+        return Event(kind=self.kind, text=self.message)
+
+
 class Step(Model):
     """The current step in one sentence; ``template`` and ``args`` let a page translate it."""
 
@@ -49,10 +76,57 @@ class Step(Model):
     args: dict[str, str] = Field(default_factory=dict)
 
     @classmethod
-    def of(cls, sentence: Sentence | str) -> Step:
+    def of(cls, sentence: Sentence | str, translate: Translate = str) -> Step:
+        """``text`` in the reader's language; ``args`` with nested names translated too."""
         if isinstance(sentence, Sentence):
-            return cls(text=str(sentence), template=sentence.template, args=dict(sentence.args))
-        return cls(text=sentence, template=sentence)
+            return cls(text=translate(sentence), template=sentence.template,
+                       args={name: translate(value) if isinstance(value, Sentence) else value
+                             for name, value in sentence.args.items()})
+        return cls(text=translate(sentence), template=sentence)
+
+
+class SweepAt(Model):
+    """Where the end-of-game LED sweep is now: this player's score line is lit on the table."""
+
+    player: str
+    line: int
+    """Index into the player's ``Scores.lines``."""
+
+
+class LegalMove(Model):
+    """One legal step as the table will look after it, on the sites it changes."""
+
+    action: str
+    """As everyone may read it (``Game.public_action``)."""
+    changes: dict[str, str | None]
+    """Site to what lies there afterwards (a piece, a pile, ``face-down``); None: emptied."""
+
+
+MAX_LEGAL_MOVES = 60
+"""A page shows this many legal steps at most (a chance node may have hundreds)."""
+
+
+def legal_moves(table: Table) -> list[LegalMove] | None:
+    """The public legal steps that change the table, each with its changed sites, for the page
+    to draw as pictures; None when the legal steps would tell a secret hand."""
+    legal = table.public_legal()
+    if legal is None:
+        return None
+    allowed, successors = set(legal), table.successors
+    before = table.public_board(successors.board)
+    moves = []
+    for successor in successors.changing:
+        if successor.action not in allowed:
+            continue
+        after = table.public_board(successor.board)
+        changes = {site: after.get(site) for site in sorted(before.keys() | after.keys())
+                   if before.get(site) != after.get(site)}
+        if changes:
+            moves.append(LegalMove(action=table.game.public_action(table.state, successor.action),
+                                   changes=changes))
+        if len(moves) >= MAX_LEGAL_MOVES:
+            break
+    return moves
 
 
 class Scores(Model):
@@ -60,6 +134,8 @@ class Scores(Model):
     """Player name to running (or final) total."""
     lines: dict[str, list[str]]
     """Player name to the lines the total is made of."""
+    sweep: SweepAt | None = None
+    """The line the end-of-game sweep lights now (None: no sweep running)."""
 
 
 class WrongSiteReport(Model):
@@ -75,12 +151,17 @@ class DiscrepancyReport(Model):
     sites: list[WrongSiteReport]
 
     @classmethod
-    def of(cls, decision: Decision) -> DiscrepancyReport | None:
+    def of(cls, decision: Decision, translate: Translate = str, piece_name: Namer | None = None,
+           site_name: Namer | None = None) -> DiscrepancyReport | None:
+        """``piece_name``, ``site_name``: the game's names for its pieces and sites (default:
+        their ids, readably)."""
         if not isinstance(decision, Discrepancy):
             return None
-        return cls(message=decision.message, wrong_sites=[w.site for w in decision.wrong],
+        return cls(message=capitalised(translate(decision.told(piece_name, site_name))),
+                   wrong_sites=[w.site for w in decision.wrong],
                    sites=[WrongSiteReport(site=w.site, expected=w.expected, seen=w.seen,
-                                          advice=w.advice()) for w in decision.wrong])
+                                          advice=translate(w.sentence(piece_name, site_name)))
+                          for w in decision.wrong])
 
 
 class Prompt(Model):
@@ -92,7 +173,7 @@ class Prompt(Model):
 
     @classmethod
     def of(cls, decision: Decision, public: Callable[[str], str] = str) -> Prompt | None:
-        """``public``: an action as everyone may read it."""
+        """``public``: an action as everyone may read it, in the reader's language."""
         if isinstance(decision, Choose):
             return cls(kind="choose", options=[public(s.action) for s in decision.successors])
         if isinstance(decision, TakeBack):
@@ -109,14 +190,16 @@ class Progress(Model):
     message: str
 
     @classmethod
-    def of(cls, decision: Decision, public: Callable[[str], str] = str) -> Progress | None:
-        """``public``: an action as everyone may read it."""
+    def of(cls, decision: Decision, public: Callable[[str], str] = str,
+           translate: Translate = str, site_name: Namer = named) -> Progress | None:
+        """``public``: an action as everyone may read it; ``site_name``: a site in words."""
         if not isinstance(decision, InProgress):
             return None
+        sites = ", ".join(translate(site_name(t)) for t in decision.targets[:6])
         return cls(targets=list(decision.targets), active=list(decision.active),
                    actions=list(dict.fromkeys(public(s.action)
                                               for s in decision.successors))[:20],
-                   message=f"go on: {', '.join(pretty(t) for t in decision.targets[:6])}")
+                   message=translate(Sentence("go on: {sites}", {"sites": sites})))
 
 
 class AdviceReport(Model):
@@ -172,9 +255,13 @@ class GameStatus(Model):
     expected_board: Board = Field(default_factory=dict)
     legal: list[str] | None = None
     """The legal actions now; None when they depend on a secret hand."""
+    legal_moves: list[LegalMove] | None = None
+    """The legal steps that change the table, as pictures can show them (None like ``legal``)."""
     scores: Scores | None = None
     """None while the score waits for secrets to be shown (never a guess)."""
     winners: list[str] = Field(default_factory=list)
+    result: str | None = None
+    """Once the game is over and scored: who won and why (the game's ``describe_result``)."""
     dealer: str = "players"
     """Who deals the secrets: ``players`` (from the box) or ``digital`` (the service)."""
     unseen_draws: int = 0
@@ -275,6 +362,8 @@ class Status(GameStatus):
     thinking: Thinking | None
     ai_available: bool
     sweep: Sweep | None = None
+    palette: dict[str, str] = Field(default_factory=dict)
+    """LED role to the colour the table shows it in, as ``#rrggbb`` (the page's legend)."""
     hardware: Hardware
 
 
@@ -297,6 +386,10 @@ class GameInfo(Model):
     min_players: int
     max_players: int
     options: dict[str, list[str]]
+    labels: dict[str, str] = Field(default_factory=dict)
+    """Each option's name and choice (the ids ``options`` holds; an option's name and one of
+    its choices may be the same word only if they mean the same) as the reader's language
+    says it, for the page's form (the ids are what a new game is sent)."""
 
 
 class Done(Model):
@@ -316,9 +409,11 @@ class PrivateHint(Model):
     simulations: int
 
 
-def game_status(table: Table) -> GameStatus:
-    """The referee's side of the status, read off the table."""
-    events = table.events[-12:]
+def game_status(table: Table, catalogue: Catalogue = ENGLISH) -> GameStatus:
+    """The referee's side of the status, read off the table, every text for people in the
+    catalogue's language."""
+    translate = catalogue.text
+    events = [logged.event(translate) for logged in table.events[-12:]]
     if not table.started:
         return GameStatus(game=table.game.id, started=False, events=events)
     state, players, game = table.state, table.players, table.game
@@ -329,9 +424,12 @@ def game_status(table: Table) -> GameStatus:
     def public(action: str) -> str:
         return game.public_action(state, action)
 
+    def told(action: str) -> str:
+        return translate(game.action_sentence(state, action))
+
     pending = table.pending_reveals()
     view = game.view(state, None)
-    step = Step.of(game.describe_step(state))
+    step = Step.of(game.describe_step(state), translate)
     wanted = None
     if pending:
         view = game.withhold(view, sorted({seat for _, seat in pending}))
@@ -343,13 +441,16 @@ def game_status(table: Table) -> GameStatus:
         if finished or not isinstance(decision, (InProgress, Discrepancy)):
             step = Step.of(Sentence(
                 "{player}: lay your secret pieces face up on the {site} to be scored.",
-                {"player": wanted.player, "site": pretty(wanted.site)}))
+                {"player": wanted.player, "site": site_namer(game)(wanted.site)}), translate)
     if isinstance(decision, SecretShown):
-        whose = {"player": players[decision.seat], "site": pretty(game.reveal_site)}
+        whose: dict[str, str | Sentence] = {"player": players[decision.seat],
+                                            "site": site_namer(game)(game.reveal_site)}
         step = Step.of(Sentence("{player}'s secrets are recorded: take them off the {site}.",
                                 whose) if decision.complete else
                        Sentence("{player}: lay the rest of your secret pieces on the {site}.",
-                                whose))
+                                whose), translate)
+    scored = finished and not pending
+    advice = table.book.report(state, players, table.all_successors)
     return GameStatus(
         game=table.game.id,
         game_id=table.game_id,
@@ -365,18 +466,22 @@ def game_status(table: Table) -> GameStatus:
         view=view,
         expected_board=table.public_board(table.expected_board),
         legal=table.public_legal(),
-        scores=None if pending else Scores(**game.score(state).to_json()),
-        winners=[players[s] for s in game.winners(state)] if finished and not pending else [],
+        legal_moves=legal_moves(table),
+        scores=None if pending else Scores(**game.score(state).to_json(translate)),
+        winners=[players[s] for s in game.winners(state)] if scored else [],
+        result=translate(game.describe_result(state)) if scored else None,
         dealer=table.dealer,
         unseen_draws=table.unseen,
         secrets_wanted=wanted,
         decision=type(decision).__name__,
-        discrepancy=DiscrepancyReport.of(decision),
-        prompt=Prompt.of(decision, public),
-        progress=Progress.of(decision, public),
+        discrepancy=DiscrepancyReport.of(decision, translate, piece_namer(game),
+                                         site_namer(game)),
+        prompt=Prompt.of(decision, told),
+        progress=Progress.of(decision, public, translate, site_namer(game)),
         seats=[Seat(seat=n, player=name, ai=table.ai.get(n), on_a_phone=table.seats.held(n))
                for n, name in enumerate(players)],
         ai_seats=[players[n] for n in sorted(table.ai)],
-        advice=table.book.report(state, players, table.all_successors),
+        advice=None if advice is None else advice.model_copy(
+            update={"how": translate(advice.how)}),
         events=events,
     )

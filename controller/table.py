@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from games.core.errors import BadSetup
-from games.core.game import CHANCE, Game, face_down_board, pile_pieces
+from games.core.game import CHANCE, Game, Sentence, face_down_board, listing, pile_pieces
+from games.core.translation import Catalogue
 
 from . import lighting, secrecy
 from . import status as report
@@ -23,6 +24,7 @@ from .advice import Advice, AdviceBook, AdviceRequest, ai_seats
 from .errors import NoGameRunning, NothingToConfirm, WrongSeatCode
 from .history import History
 from .journal import Journal, JournalError, StoredGame
+from .language import ENGLISH, piece_namer, site_namer
 from .referee import (
     Accept,
     Choose,
@@ -38,7 +40,6 @@ from .referee import (
     WrongSite,
     decide,
     guidance,
-    pretty,
 )
 from .seats import MAX_WRONG_CODES, SeatClaims, SeatRecord
 from .unresolved import (
@@ -75,7 +76,7 @@ class Table:
         self.options: dict[str, str] = {}
         self.history = History(game)
         self.decision: Decision = NoChange()
-        self.events: list[report.Event] = []
+        self.events: list[report.Logged] = []
         self.last_board: dict[str, str] = {}
         self.seats = SeatClaims()
         """Who holds which seat's private view; kept in the journal, new codes each game."""
@@ -117,7 +118,8 @@ class Table:
         options = self.game.check_options(options)
         seats = ai_seats(players, ai or {})
         if dealer not in DEALERS:
-            raise BadSetup(f"the dealer is one of {', '.join(DEALERS)}, not {dealer!r}")
+            raise BadSetup(Sentence("the dealer is one of {dealers}, not {given}",
+                                    {"dealers": ", ".join(DEALERS), "given": repr(dealer)}))
         digital = bool(seats and self.game.secrets) or not self.game.players_can_deal(options)
         chosen: Dealer = "digital" if digital else dealer  # type: ignore[assignment]
         self.game_id = self.journal.start(self.game.id, list(players), options, seats,
@@ -132,10 +134,12 @@ class Table:
             raise
         self.dealer = chosen
         names = [f"{name} (AI)" if seat in seats else name for seat, name in enumerate(players)]
-        self.log("game", f"new game of {self.game.name}: {', '.join(names)}")
+        self.log("game", Sentence("new game of {game}: {players}",
+                                  {"game": Sentence(self.game.name),
+                                   "players": ", ".join(names)}))
         if chosen != dealer:
-            self.log("game", "the table deals the secrets (an AI seat, these options or this "
-                             "game need it)")
+            self.log("game", Sentence("the table deals the secrets (an AI seat, these options "
+                                      "or this game need it)"))
         self._draw_hidden_chance()
         self.decision = self._unseen_choice()
 
@@ -156,12 +160,14 @@ class Table:
                                   budget=RESUME_BUDGET)
             self.search_costs.append(cost)
             if found is None:
-                raise NoGameRunning(f"game {stored.id}: no way of dealing explains its unseen "
-                                    "draws within the search budget")
+                raise NoGameRunning(Sentence("game {game}: no way of dealing explains its "
+                                             "unseen draws within the search budget",
+                                             {"game": str(stored.id)}))
             actions = found.actions
         for action, known in zip(actions, stored.actions, strict=True):
             self._advance(action, self.game.apply(self.state, action), known)
-        self.log("game", f"resumed after {len(stored.actions)} actions")
+        self.log("game", Sentence("resumed after {count} actions",
+                                  {"count": str(len(stored.actions))}))
         self._draw_hidden_chance()
         self.decision = self._unseen_choice()
 
@@ -277,7 +283,8 @@ class Table:
         """A step the journal could not record (its disk full, say) is refused: lit as wrong,
         with what to do, until a later judgement (the next board, the service's retry) records
         and takes it."""
-        return NotRecorded(guidance(self.expected_board, board).wrong, why=str(error))
+        return NotRecorded(guidance(self.expected_board, board).wrong,
+                           why=error.sentence or str(error))
 
     def not_recorded(self, error: JournalError) -> None:
         """The last board judged shows what the journal could not record (a dealing found
@@ -396,14 +403,18 @@ class Table:
         reveal = Reveal(step, seat, pieces)
         if len(pieces) > wanted or not self._search([*self.reveals, reveal]):
             name = self.players[seat]
-            why = (f"{pretty(laid)} cannot be {name}'s: no way the box could have been dealt "
-                   f"gives {name} that")
+            why = Sentence("{piece} cannot be {player}'s: no way the box could have been "
+                           "dealt gives {player} that",
+                           {"piece": piece_namer(self.game)(laid), "player": name})
             return rest, Discrepancy((WrongSite(site, None, laid),), why=why)  # type: ignore
         assert self.game_id is not None
         self.journal.reveal(self.game_id, reveal)
         self.reveals.append(reveal)
         self._on_pad = pieces
-        self.log("reveal", f"{self.players[seat]} showed {', '.join(map(pretty, pieces))}")
+        self.log("reveal", Sentence("{player} showed {pieces}",
+                                    {"player": self.players[seat],
+                                     "pieces": listing([piece_namer(self.game)(piece)
+                                                        for piece in pieces])}))
         if self.game.is_terminal(self.state) and self.score_known:
             self._log_end()
         return rest, SecretShown(seat, pieces, complete=True)
@@ -422,12 +433,14 @@ class Table:
     def _report(self, decision: Decision) -> None:
         decision = self.public(decision)
         if isinstance(decision, Discrepancy):
-            self.log("wrong", decision.message)
+            self.log("wrong", decision.told(piece_namer(self.game), site_namer(self.game)))
         elif isinstance(decision, Choose):
             options = " or ".join(self._public(s.action) for s in decision.successors)
-            self.log("choose", f"the table could mean {options}: press confirm to pick")
+            self.log("choose", Sentence("the table could mean {options}: press confirm to pick",
+                                        {"options": options}))
         elif isinstance(decision, TakeBack):
-            self.log("undo", f"the table is back {decision.steps} step(s): confirm to undo")
+            self.log("undo", Sentence("the table is back {steps} step(s): confirm to undo",
+                                      {"steps": str(decision.steps)}))
 
     # -- accepting ------------------------------------------------------------------------
     def _accept(self, action: str, state: Any, source: str) -> None:
@@ -438,36 +451,34 @@ class Table:
         self._advance(action, state, known)
         if source == "chance":  # a secret: the public log says only that it happened
             self.service_draws += 1
-            self.log("deal", "the table dealt a secret card")
+            self.log("deal", Sentence("the table dealt a secret card"))
         elif source == "unseen":
-            self.log("deal", "a secret draw from the box (the table learns it when it is "
-                             "played or shown)")
+            self.log("deal", Sentence("a secret draw from the box (the table learns it when "
+                                      "it is played or shown)"))
         else:
-            self.log("move", f"{self._who()}{self.game.public_action(self.states[-2], action)}")
+            # the engine's sentence names who acts (``Game.action_sentence``: "anna: ...")
+            self.log("move", self.game.action_sentence(self.states[-2], action))
         try:
             self._draw_hidden_chance()
         except JournalError as error:  # this move is recorded; the draw is made at the next look
-            self.log("journal", f"a secret draw is not recorded yet: {error}")
+            self.log("journal", Sentence("a secret draw is not recorded yet: {error}",
+                                         {"error": error.sentence or str(error)}))
         self.decision = self._unseen_choice()
         if self.game.is_terminal(self.state):
             try:
                 self.journal.end(self.game_id)
             except JournalError as error:  # every move is recorded: a restart replays to the end
-                self.log("journal", f"the game's end is not recorded: {error}")
+                self.log("journal", Sentence("the game's end is not recorded: {error}",
+                                             {"error": error.sentence or str(error)}))
             if self.score_known:
                 self._log_end()
             else:
-                self.log("end", "game over: the score waits for the secrets to be shown")
+                self.log("end", Sentence("game over: the score waits for the secrets to be "
+                                         "shown"))
 
     def _log_end(self) -> None:
         winners = [self.players[seat] for seat in self.game.winners(self.state)]
-        self.log("end", f"game over; {' and '.join(winners)} won")
-
-    def _who(self) -> str:
-        if len(self.states) < 2:
-            return ""
-        actor = self.game.actor(self.states[-2])
-        return f"{self.players[actor]}: " if actor >= 0 else ""
+        self.log("end", Sentence("game over; {players} won", {"players": listing(winners)}))
 
     def _advance(self, action: str, state: Any, known: str | None = None) -> None:
         self.history.push(action, state, known)
@@ -499,14 +510,15 @@ class Table:
             text = self._public(silent[0].action)  # the reply shows on the shared page
             self._accept(silent[0].action, silent[0].state, "button")
             return text
-        raise NothingToConfirm("nothing is waiting for a confirmation")
+        raise NothingToConfirm(Sentence("nothing is waiting for a confirmation"))
 
     def choose(self, index: int) -> str:
         self._require_game()
         if not isinstance(self.decision, Choose):
-            raise NothingToConfirm("there is no choice to make")
+            raise NothingToConfirm(Sentence("there is no choice to make"))
         if not 0 <= index < len(self.decision.successors):
-            raise NothingToConfirm(f"pick a number from 0 to {len(self.decision.successors) - 1}")
+            raise NothingToConfirm(Sentence("pick a number from 0 to {last}",
+                                            {"last": str(len(self.decision.successors) - 1)}))
         chosen = self.decision.successors[index]
         text = self._public(chosen.action)  # the reply shows on the shared page
         self._accept(chosen.action, chosen.state, "choice")
@@ -519,7 +531,7 @@ class Table:
 
     def _drop(self, actions: int) -> str:
         if self.game_id is None or actions < 1 or actions > len(self.actions):
-            raise NothingToConfirm("there is nothing to take back")
+            raise NothingToConfirm(Sentence("there is nothing to take back"))
         first = len(self.actions) - actions
         named = [self._public(self.history.known[index], index)
                  for index in range(first, len(self.actions))
@@ -534,7 +546,8 @@ class Table:
         self._pending = None
         self._unexplained.clear()
         self.decision = NoChange()
-        self.log("undo", f"took back {', '.join(reversed(named)) or 'a secret draw'}")
+        self.log("undo", Sentence("took back {actions}", {"actions": ", ".join(reversed(named))})
+                 if named else Sentence("took back a secret draw"))
         return named[0] if named else "a secret draw"
 
     def _public(self, action: str, index: int | None = None) -> str:
@@ -600,7 +613,7 @@ class Table:
         return self._legal_sites[1]
 
     # -- the AI: its seats' moves and hints ------------------------------------------------
-    def request_hint(self) -> str:
+    def request_hint(self) -> Sentence:
         """The hint button: ask the AI for the move of the player on turn."""
         self._require_game()
         return self.book.ask_hint(self.state, self.players)
@@ -608,6 +621,14 @@ class Table:
     def private_hint_request(self, seat: int, token: str) -> AdviceRequest:
         """A hint for one phone only: nothing is lit, logged or shown to the table."""
         self.private_view(seat, token)  # raises SeatNotHeld for a phone without the seat
+        return self.book.private_hint_request(self.state, self.players, seat, self.options,
+                                              self._seed())
+
+    def unseen_hint_request(self) -> AdviceRequest:
+        """A hint for the person on turn that nobody is shown (the simulator's "do the next
+        step for me" plays it): nothing is lit or logged, a hidden hand stays hidden."""
+        self._require_game()
+        seat = self.book.seat_for_a_hint(self.state, self.players)
         return self.book.private_hint_request(self.state, self.players, seat, self.options,
                                               self._seed())
 
@@ -628,9 +649,11 @@ class Table:
             return False
         who = self.players[request.seat]
         if request.kind == "ai":
-            self.log("ai", f"{who} (AI) plays {action}: please make this move for them")
+            self.log("ai", Sentence("{player} (AI) plays {action}: please make this move for "
+                                    "them", {"player": who, "action": action}))
         else:
-            self.log("hint", f"hint for {who}: {action}")
+            self.log("hint", Sentence("hint for {player}: {action}",
+                                      {"player": who, "action": action}))
         return True
 
     def current_advice(self) -> Advice | None:
@@ -651,11 +674,13 @@ class Table:
         except WrongSeatCode:
             if self.seats.renew_due(seat):
                 self._keep_seats([self.seats.renew(seat)])
-                self.log("seat", f"{self.players[seat]}'s seat has a new code after "
-                                 f"{MAX_WRONG_CODES} wrong ones (the table's owner sees it)")
+                self.log("seat", Sentence("{player}'s seat has a new code after {count} wrong "
+                                          "ones (the table's owner sees it)",
+                                          {"player": self.players[seat],
+                                           "count": str(MAX_WRONG_CODES)}))
             raise
         self._keep_seats([record])  # journalled before the phone has its token
-        self.log("seat", f"{self.players[seat]} joined on a phone")
+        self.log("seat", Sentence("{player} joined on a phone", {"player": self.players[seat]}))
         return token
 
     def seat_codes(self) -> list[SeatRecord]:
@@ -667,7 +692,7 @@ class Table:
         """Free one seat, with a new code (the phone that held it must ask again)."""
         self._require_game()
         self._keep_seats([self.seats.release(seat)])
-        self.log("seat", f"{self.players[seat]}'s seat released")
+        self.log("seat", Sentence("{player}'s seat released", {"player": self.players[seat]}))
 
     def _open_seats(self) -> None:
         """The seats of the game just started or resumed: the journal's codes and claims
@@ -694,28 +719,43 @@ class Table:
         """Free every seat, each with a new code."""
         self._require_game()
         self._keep_seats(self.seats.release_all())
-        self.log("seat", "all seats released")
+        self.log("seat", Sentence("all seats released"))
 
     def _require_game(self) -> None:
         if not self.started:
-            raise NoGameRunning("no game is running")
+            raise NoGameRunning(Sentence("no game is running"))
 
     def abort(self) -> None:
         """End the running game as aborted; it stays in the journal."""
         if self.game_id is None or not self.started:
-            raise NoGameRunning("no game is running")
+            raise NoGameRunning(Sentence("no game is running"))
         self.journal.end(self.game_id, "aborted")
-        self.log("game", "game aborted")
+        self.log("game", Sentence("game aborted"))
         self.history.clear()
         self.game_id = None
         self.decision = NoChange()
         self._successors = None
 
-    def log(self, kind: str, text: str) -> None:
-        self.events.append(report.Event(kind=kind, text=text))
+    def rematch_setup(self) -> tuple[list[str], dict[str, str], dict[str, int], Dealer]:
+        """The last game's players, options, AI seats (name to strength) and dealer, for a
+        rematch. Refused while that game is still being played: a rematch must not end it."""
+        if not self.players:
+            raise NoGameRunning(Sentence("no game has been played here yet: start one with its "
+                                         "players"))
+        if self.started and not self.game.is_terminal(self.state):
+            raise NothingToConfirm(Sentence("the game is still running: finish it, or abort it "
+                                            "first"))
+        ai = {self.players[seat]: strength for seat, strength in self.ai.items()}
+        return list(self.players), dict(self.options), ai, self.dealer
+
+    def log(self, kind: str, message: Sentence | str) -> None:
+        """An event for the page's list: a Sentence is rendered in each reader's language, a
+        str (a text from outside, a hub's words) is shown as written."""
+        self.events.append(report.Logged(kind, message))
         del self.events[:-50]
 
     # -- status for the page and the API ----------------------------------------------------
-    def status(self) -> report.GameStatus:
-        return report.game_status(self)
+    def status(self, catalogue: Catalogue = ENGLISH) -> report.GameStatus:
+        """The game's side of the status, its texts in the catalogue's language."""
+        return report.game_status(self, catalogue)
 

@@ -16,20 +16,24 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from fastapi import Depends, FastAPI, Header, HTTPException, Request
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 from sse_starlette.sse import EventSourceResponse
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from games.core.errors import GameError
+from games.core.game import Sentence
+from games.core.translation import CORE_LOCALE, _, cached_catalogue
 
 from .errors import NothingToConfirm, SeatNotHeld, WrongSeatCode
 from .journal import JournalError
-from .service import TableService
+from .language import CONTROLLER_LOCALE, request_language
+from .service import Reply, TableService
 from .status import Done, GameInfo, PrivateHint, SeatToken, Sites, Status
 
 STATIC = Path(__file__).parent / "static"
@@ -77,8 +81,8 @@ def validation_message(error: RequestValidationError) -> str:
 def cross_site(headers: Headers) -> str | None:
     """Why a state-changing request came from another site's page, if it did: the browser
     says so (``Sec-Fetch-Site``), or its ``Origin`` is not this host."""
-    refused = ("refused: this request comes from another site's page; use the table's own "
-               "page or a client that sends no Origin")
+    refused = _("refused: this request comes from another site's page; use the table's own "
+                "page or a client that sends no Origin")
     if headers.get("sec-fetch-site") == "cross-site":
         return refused
     origin = headers.get("origin")
@@ -99,8 +103,13 @@ class SameOrigin:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
             why = cross_site(Headers(scope=scope))
-            if why is not None:
-                await JSONResponse({"detail": why}, status_code=403)(scope, receive, send)
+            if why is not None:  # worded for the reader, before the app (and its game) is asked
+                request = Request(scope)
+                language = request_language(request, getattr(request.app.state, "language",
+                                                             None))
+                words = cached_catalogue(language, (CORE_LOCALE, CONTROLLER_LOCALE))
+                await JSONResponse({"detail": words.gettext(why)}, status_code=403)(
+                    scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
@@ -145,11 +154,21 @@ class SeatCode(BaseModel):
 def seat_token(x_seat_token: Annotated[str | None, Header()] = None) -> str:
     """A phone's claim on a seat, sent as ``X-Seat-Token``."""
     if not x_seat_token:
-        raise HTTPException(401, "send the seat's token as 'X-Seat-Token'")
+        raise HTTPException(401, _("send the seat's token as 'X-Seat-Token'"))
     return x_seat_token
 
 
 SeatKey = Annotated[str, Depends(seat_token)]
+
+
+def reader_language(request: Request) -> str:
+    """The language of whoever asks: ``?lang=``, cookie, Accept-Language, the table's."""
+    return request_language(request, request.app.state.language)
+
+
+Reader = Annotated[str, Depends(reader_language)]
+Lang = Annotated[str | None, Query(description="the language of the texts (en, de); else the "
+                                               "lang cookie, Accept-Language, the table's own")]
 HeldSeat = Annotated[str | None, Header(alias="X-Seat-Token",
                                         description="the seat token this phone already holds")]
 
@@ -158,6 +177,13 @@ def create_app(service: TableService, token: str) -> FastAPI:
     app = FastAPI(title="tabletop", description="The smart table's status and controls. "
                   "Every refusal is `{\"detail\": \"why\"}`.", version="0.1.0")
     app.add_middleware(SameOrigin)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")  # i18n.js, board.js
+
+    app.state.language = service.texts().language
+
+    def say(language: str, reply: Reply) -> str:
+        """A command's answer in the reader's language."""
+        return service.texts(language).text(reply)
 
     @app.exception_handler(GameError)
     @app.exception_handler(SeatNotHeld)
@@ -165,7 +191,9 @@ def create_app(service: TableService, token: str) -> FastAPI:
     @app.exception_handler(JournalError)
     async def refused(request: Request, error: Exception) -> JSONResponse:
         code = next(code for kind, code in REFUSALS if isinstance(error, kind))
-        return JSONResponse({"detail": str(error)}, status_code=code)
+        sentence: Sentence | None = getattr(error, "sentence", None)
+        return JSONResponse({"detail": say(reader_language(request), sentence or str(error))},
+                            status_code=code)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -177,16 +205,18 @@ def create_app(service: TableService, token: str) -> FastAPI:
         like any other, rather than a 400 the schema would have to declare apart."""
         if error.status_code == 400:
             return JSONResponse({"detail": f"body: {error.detail}"}, status_code=422)
-        return JSONResponse({"detail": str(error.detail)}, status_code=error.status_code,
+        detail = say(reader_language(request), str(error.detail))  # ours are msgids
+        return JSONResponse({"detail": detail}, status_code=error.status_code,
                             headers=error.headers)
 
     def authorised(authorization: Annotated[str | None, Header()] = None) -> None:
         if not authorization or not authorization.startswith("Bearer "):
-            raise HTTPException(401, "send the table's token as 'Authorization: Bearer <token>'",
+            raise HTTPException(401, _("send the table's token as 'Authorization: Bearer "
+                                       "<token>'"),
                                 headers={"WWW-Authenticate": "Bearer"})
         if not hmac.compare_digest(authorization.removeprefix("Bearer ").encode(),
                                    token.encode()):
-            raise HTTPException(403, "wrong token")
+            raise HTTPException(403, _("wrong token"))
 
     guard = [Depends(authorised)]
     guarded = refusals(401, 403, 409, 422, 503)
@@ -200,53 +230,77 @@ def create_app(service: TableService, token: str) -> FastAPI:
         return (STATIC / "player.html").read_text(encoding="utf-8")
 
     @app.get("/api/status", response_model=Status)
-    async def status() -> Response:
-        """Everything the page shows: game, decision, scores, events, hardware health."""
-        return Response(service.status_json(), media_type="application/json")  # rendered once
+    async def status(language: Reader, lang: Lang = None) -> Response:
+        """Everything the page shows: game, decision, scores, events, hardware health, every
+        text for people in the reader's language."""
+        return Response(service.status_json(language),  # rendered once per change and language
+                        media_type="application/json")
+
+    @app.get("/api/texts", response_model=dict[str, str])
+    async def texts(language: Reader, lang: Lang = None) -> JSONResponse:
+        """The status and player pages' dictionary: English msgid to its text in the reader's
+        language (empty for English: the msgid is the text). ``Content-Language`` names the
+        language chosen."""
+        return JSONResponse(service.texts(language).messages(), headers={
+            "Content-Language": language, "Vary": "Accept-Language, Cookie"})
 
     @app.get("/api/sites")
     async def sites() -> Sites:
         """The game's sensed sites with drawing coordinates."""
         return service.sites()
 
+    @app.get("/api/art")
+    async def art(language: Reader, lang: Lang = None) -> dict[str, Any]:
+        """Every piece's picture and its name in the reader's language, and how each site is
+        drawn (the game's data/art.toml, for controller/static/board.js)."""
+        return service.art(language)
+
     @app.get("/api/games")
-    async def games() -> list[GameInfo]:
-        """The game this table referees, its player counts and options."""
-        return service.games()
+    async def games(language: Reader, lang: Lang = None) -> list[GameInfo]:
+        """The game this table referees, its player counts and options (with their names in
+        the reader's language)."""
+        return service.games(language)
 
     @app.get("/api/events")
-    async def events() -> EventSourceResponse:
+    async def events(language: Reader, lang: Lang = None) -> EventSourceResponse:
         """Server-sent events: one ``status`` event (a Status) now and after every change.
-        Every client is sent the same rendered bytes (``TableService.status_events``)."""
-        return EventSourceResponse(service.status_events())
+        Every client of a language is sent the same rendered bytes
+        (``TableService.status_events``)."""
+        return EventSourceResponse(service.status_events(language))
 
     @app.post("/api/game", dependencies=guard, responses=guarded)
-    async def new_game(body: NewGame) -> Done:
+    async def new_game(body: NewGame, language: Reader) -> Done:
         """Start a new game (any game in progress is aborted and stays in the journal)."""
-        return Done(ok=True, message=service.new_game(body.players, body.options, body.ai,
-                                                          body.dealer))
+        return Done(ok=True, message=say(language, service.new_game(
+            body.players, body.options, body.ai, body.dealer)))
+
+    @app.post("/api/rematch", dependencies=guard, responses=guarded)
+    async def rematch(language: Reader) -> Done:
+        """After a game: a new one with the same players, options, AI seats and dealer
+        (409 while a game is still being played, or before the first)."""
+        return Done(ok=True, message=say(language, service.rematch()))
 
     @app.post("/api/confirm", dependencies=guard, responses=guarded)
-    async def confirm() -> Done:
+    async def confirm(language: Reader) -> Done:
         """Take back, pick the first reading, or make the one silent action waiting."""
-        return Done(ok=True, message=service.confirm())
+        return Done(ok=True, message=say(language, service.confirm()))
 
     @app.post("/api/undo", dependencies=guard, responses=guarded)
-    async def undo(body: Steps) -> Done:
-        return Done(ok=True, message=service.undo(body.steps))
+    async def undo(body: Steps, language: Reader) -> Done:
+        return Done(ok=True, message=say(language, service.undo(body.steps)))
 
     @app.post("/api/hint", dependencies=guard, responses=guarded)
-    async def hint() -> Done:
+    async def hint(language: Reader) -> Done:
         """Ask the AI for the move of the player on turn; it is lit and shown when found."""
-        return Done(ok=True, message=service.hint())
+        return Done(ok=True, message=say(language, service.hint()))
 
     @app.post("/api/choose", dependencies=guard, responses=guarded)
-    async def choose(body: Choice) -> Done:
-        return Done(ok=True, message=service.choose(body.index))
+    async def choose(body: Choice, language: Reader) -> Done:
+        return Done(ok=True, message=say(language, service.choose(body.index)))
 
     @app.post("/api/abort", dependencies=guard, responses=guarded)
-    async def abort() -> Done:
-        return Done(ok=True, message=service.abort())
+    async def abort(language: Reader) -> Done:
+        return Done(ok=True, message=say(language, service.abort()))
 
     @app.get("/api/seats", dependencies=guard, responses=guarded)
     async def seat_codes() -> list[SeatCode]:
@@ -275,13 +329,13 @@ def create_app(service: TableService, token: str) -> FastAPI:
         return await service.private_hint(seat, key)
 
     @app.post("/api/seats/release", dependencies=guard, responses=guarded)
-    async def release_seats() -> Done:
+    async def release_seats(language: Reader) -> Done:
         """Free every seat, each with a new code."""
-        return Done(ok=True, message=service.release_seats())
+        return Done(ok=True, message=say(language, service.release_seats()))
 
     @app.post("/api/seats/{seat}/release", dependencies=guard, responses=guarded)
-    async def release_seat(seat: int) -> Done:
+    async def release_seat(seat: int, language: Reader) -> Done:
         """Free one seat with a new code (a phone took the wrong seat, or was lost)."""
-        return Done(ok=True, message=service.release_seat(seat))
+        return Done(ok=True, message=say(language, service.release_seat(seat)))
 
     return app

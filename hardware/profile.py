@@ -104,6 +104,9 @@ class BoardProfile:
     source: Path
     radio: RadioSettings = DEFAULT_RADIO
     """The board's radio geometry (the optional ``[radio]`` table; defaults otherwise)."""
+    language: str = "en"
+    """The pages' language when neither the page nor the browser chooses one (the optional
+    ``language`` key: a language code such as ``"de"``)."""
 
     @property
     def hub(self) -> HubSettings:
@@ -314,8 +317,8 @@ def parse_profile(
     data: dict[str, Any], source: Path, known_sites: Collection[str] | None = None
 ) -> BoardProfile:
     check = _Checker(source)
-    top = ("name", "game", "settle_ms", "web_token", "hub", "hubs", "readers", "leds", "buttons",
-           "colours", "radio")
+    top = ("name", "game", "settle_ms", "web_token", "language", "hub", "hubs", "readers",
+           "leds", "buttons", "colours", "radio")
     check.known_keys(data, top, "top level")
     readers = _readers(check, data, None if known_sites is None else set(known_sites))
     hubs = _hubs(check, data, readers)
@@ -341,7 +344,22 @@ def parse_profile(
         web_token=token,
         source=source,
         radio=_radio(check, data),
+        language=_language(check, data),
     )
+
+
+_LANGUAGE = re.compile(r"^[a-z]{2,3}$")
+
+
+def _language(check: _Checker, data: dict[str, Any]) -> str:
+    """The table's default language: a lower-case ISO 639 code. Which languages have texts is
+    the controller's to know (hardware/ reads no catalogue); it falls back to English for one
+    it has none for."""
+    language = check.value(data, "language", str, "top level", "en")
+    if not _LANGUAGE.match(language):
+        raise check.fail("language", f"{language!r} is not a language code such as \"de\" "
+                                     "or \"en\"")
+    return language
 
 
 _HUB_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")

@@ -9,18 +9,37 @@ another the referee.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
-from fastapi.responses import HTMLResponse
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 
+from games.core.art import art_json
+from games.core.game import Sentence
+from games.core.translation import (
+    CORE_LOCALE,
+    Catalogue,
+    cached_catalogue,
+    choose_language,
+    package_locale,
+)
+
+from .next_step import Done, NothingToDo, piece_names, piece_words, sentence_json, site_words
 from .virtual_buttons import UnknownButton
 from .virtual_table import TableError, VirtualTable
 
+log = logging.getLogger(__name__)
 PAGE = Path(__file__).parent / "static" / "sim.html"
+LOCALE = Path(__file__).parent / "locale"
+"""The simulator page's German texts (simulator/locale/de.po)."""
+GUIDE = Path(__file__).parent / "static" / "guide.js"
+NextStepHook = Callable[[], Awaitable[Done]]
+"""Makes one legal step on the table by hand (the composition knows the referee)."""
 
 
 class Put(BaseModel):
@@ -46,12 +65,65 @@ class Cable(BaseModel):
     plugged: bool
 
 
-def simulator_router(table: VirtualTable, status_url: str = "/") -> APIRouter:
+def simulator_router(table: VirtualTable, status_url: str = "/",
+                     next_step: NextStepHook | None = None) -> APIRouter:
+    """``next_step``: the page's "do the next step for me" (None: the button is hidden)."""
     router = APIRouter(prefix="/sim", tags=["simulator"])
 
     @router.get("", response_class=HTMLResponse, include_in_schema=False)
     def page() -> str:
         return PAGE.read_text(encoding="utf-8").replace("{{STATUS_URL}}", status_url)
+
+    @router.get("/guide.js", include_in_schema=False)
+    def guide() -> Response:
+        """The first run: the guided start and the next-step button's script."""
+        return Response(GUIDE.read_text(encoding="utf-8"), media_type="text/javascript")
+
+    @router.post("/api/next")
+    async def next_for_me(request: Request) -> dict[str, Any]:
+        """Make one legal step by hand, as a player would, and say what was done (a refusal
+        in the reader's language: the page shows its detail as it is)."""
+        def refused(status: int, sentence: Sentence) -> HTTPException:
+            return HTTPException(status, words(request).text(sentence))
+
+        if next_step is None:
+            raise refused(404, Sentence("This simulator has no referee to ask for the next "
+                                        "step."))
+        try:
+            done = await next_step()
+        except NothingToDo as reason:  # said as an answer, not an error: the page translates it
+            return {"kind": "nothing", "action": None, "message": str(reason.sentence),
+                    "sentences": [sentence_json(reason.sentence)], "steps": []}
+        except TimeoutError as error:
+            log.warning("next step: %s", error)
+            raise refused(503, Sentence("The referee did not settle in time: try again in a "
+                                        "moment.")) from None
+        except TableError as error:  # the table's own words (a piece, a site) are kept as said
+            raise refused(409, Sentence("The table refused the step: {error}",
+                                        {"error": str(error)})) from None
+        return done.to_json()
+
+    def words(request: Request) -> Catalogue:
+        """The catalogue of whoever asks (``?lang=``, cookie, Accept-Language, the profile's
+        language): the shared words, the game's names and the simulator page's texts."""
+        language = choose_language(request.query_params.get("lang"), request.cookies.get("lang"),
+                                   request.headers.get("accept-language"), table.profile.language)
+        folders = (CORE_LOCALE, package_locale(type(table.game).__module__), LOCALE)
+        return cached_catalogue(language, folders)
+
+    @router.get("/api/texts", response_model=dict[str, str])
+    def texts(request: Request) -> JSONResponse:
+        """The /sim page's dictionary: English msgid to its text in the reader's language
+        (``Content-Language`` names it)."""
+        catalogue = words(request)
+        return JSONResponse(catalogue.messages(), headers={
+            "Content-Language": catalogue.language, "Vary": "Accept-Language, Cookie"})
+
+    @router.get("/api/art")
+    def art(request: Request) -> dict[str, Any]:
+        """Every piece's picture and name (in the reader's language) and how each site is
+        drawn: the game's data/art.toml, for board.js."""
+        return art_json(table.game, words(request).text)
 
     @router.get("/api/table")
     def state() -> dict[str, Any]:
@@ -75,48 +147,70 @@ def simulator_router(table: VirtualTable, status_url: str = "/") -> APIRouter:
             "palette": {name: "#{:02x}{:02x}{:02x}".format(*colour)
                         for name, colour in table.strip.palette.items()},
             "buttons": list(table.buttons.roles),
+            "next_step": next_step is not None,
             "box": box,
             "hubs": [{"name": settings.name, "plugged": hub.plugged,
                       "readers": len(settings.readers)}
                      for settings, hub in zip(table.profile.hubs, table.hubs, strict=True)],
         }
 
+    names = piece_names(table.game)
+
+    def piece_name(piece: str) -> str | Sentence:
+        return names.get(piece) or piece_words(piece, table.game.id)
+
+    def site_name(site: str) -> str | Sentence:
+        place = table.coordinates.get(site)
+        return site_words(site, place.label if place is not None else None)
+
     @router.post("/api/put")
-    def put(body: Put) -> dict[str, str]:
-        return _do(lambda: table.put(body.piece, body.site), f"put {body.piece} on {body.site}")
+    def put(body: Put, request: Request) -> dict[str, str]:
+        return _do(request, lambda: table.put(body.piece, body.site), Sentence(
+            "Put {piece} on {site}.", {"piece": piece_name(body.piece),
+                                       "site": site_name(body.site)}))
 
     @router.post("/api/lift")
-    def lift(body: Lift) -> dict[str, str]:
-        return _do(lambda: table.lift(body.site), f"lifted {body.site}")
+    def lift(body: Lift, request: Request) -> dict[str, str]:
+        return _do(request, lambda: table.lift(body.site), Sentence(
+            "Took the piece off {site}.", {"site": site_name(body.site)}))
 
     @router.post("/api/move")
-    async def move(body: Move) -> dict[str, str]:
+    async def move(body: Move, request: Request) -> dict[str, str]:
         try:
             piece = await table.slide(body.start, body.end)
         except TableError as error:
             raise HTTPException(409, str(error)) from None
-        return {"message": f"slid {piece} from {body.start} to {body.end}"}
+        return said(request, Sentence("Slid {piece} from {start} to {site}.", {
+            "piece": piece_name(piece), "start": site_name(body.start),
+            "site": site_name(body.end)}))
 
     @router.post("/api/press")
-    async def press(body: Press) -> dict[str, str]:
+    async def press(body: Press, request: Request) -> dict[str, str]:
         try:
             await table.press(body.role)
         except UnknownButton as error:
             raise HTTPException(404, str(error)) from None
-        return {"message": f"pressed {body.role}"}
+        # the button as the page names it ("confirm" and the rest are the page's msgids)
+        return said(request, Sentence("Pressed {button}.", {"button": Sentence(body.role)}))
 
     @router.post("/api/cable")
-    def cable(body: Cable) -> dict[str, str]:
+    def cable(body: Cable, request: Request) -> dict[str, str]:
         """Pull a hub's USB cable, or plug it back in."""
         if body.plugged:
-            return _do(lambda: table.replug(body.hub), f"plugged hub {body.hub} in")
-        return _do(lambda: table.unplug(body.hub), f"unplugged hub {body.hub}")
+            return _do(request, lambda: table.replug(body.hub),
+                       Sentence("Plugged hub {hub} in.", {"hub": body.hub}))
+        return _do(request, lambda: table.unplug(body.hub),
+                   Sentence("Unplugged hub {hub}.", {"hub": body.hub}))
 
-    def _do(step, message: str) -> dict[str, str]:
+    def said(request: Request, sentence: Sentence) -> dict[str, str]:
+        """What a hand did, in the reader's language."""
+        return {"message": words(request).text(sentence)}
+
+    def _do(request: Request, step: Callable[[], object], sentence: Sentence) -> dict[str, str]:
         try:
             step()
         except TableError as error:
             raise HTTPException(409, str(error)) from None
-        return {"message": message}
+        return said(request, sentence)
 
     return router

@@ -57,19 +57,29 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return found
 
 
+def page_files(folder: Path) -> list[Path]:
+    """A static folder's pages and the scripts they load (i18n.js, board.js, guide.js)."""
+    return sorted([*folder.glob("*.html"), *folder.glob("*.js")])
+
+
 def test_the_wheel_carries_firmware_scenarios_profiles_pages_and_data(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     expected = {
         "hardware/firmware": sorted((ROOT / "firmware").glob("*.py")),
         "simulator/scenarios": sorted((ROOT / "simulator/scenarios").glob("*.scenario")),
         "hardware/profiles": sorted((ROOT / "hardware/profiles").glob("*.toml")),
-        "controller/static": sorted((ROOT / "controller/static").glob("*.html")),
-        "simulator/static": sorted((ROOT / "simulator/static").glob("*.html")),
+        "controller/static": page_files(ROOT / "controller/static"),
+        "simulator/static": page_files(ROOT / "simulator/static"),
         "controller/cli/install_files": sorted((ROOT / "controller/cli/install_files").iterdir()),
         "hardware": [ROOT / "hardware/protocol_vectors.json"],
     }
     expected.update({f"games/{p.parent.parent.name}/data": sorted(p.parent.glob("*.toml"))
                      for p in ROOT.glob("games/*/data/*.toml")})
+    # The translation catalogues: without them an installed table speaks only English.
+    expected.update({str(p.parent.relative_to(ROOT)): sorted(p.parent.glob("*.po"))
+                     for package in ("games", "controller", "simulator")
+                     for p in (ROOT / package).glob("**/locale/*.po")})
+    assert {"games/core/locale", "controller/locale", "simulator/locale"} <= set(expected)
     assert "hardware/firmware/main.py" in names
     wheel_zip = zipfile.ZipFile(wheel)
     for folder, files in expected.items():

@@ -53,7 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--scenario", metavar="FILE", help="run a scenario file headless")
     parser.add_argument("--autoplay", metavar="GAME", help="bots play whole games headless")
     parser.add_argument("--games", type=int, default=1, help="with --autoplay: how many")
-    parser.add_argument("--seed", type=int, default=0, help="with --autoplay: seed of the bots")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the autoplay bots, and of the page's next-step moves")
     parser.add_argument("--mistakes", type=float, default=0.1,
                         help="with --autoplay: share of actions done wrong first, then fixed")
     parser.add_argument("--option", action="append", metavar="NAME=VALUE")
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="tabletop-sim-") as scratch:
         data = data_dir(args.data) if args.data else Path(scratch)
         asyncio.run(interactive(args.game, players, options, data, args.host, args.port, ai,
-                                scan_ms(args), args.dealer))
+                                scan_ms(args), args.dealer, args.seed))
     return 0
 
 
@@ -127,8 +128,12 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
 
 async def interactive(game_id: str, players: list[str], options: dict[str, str], data: Path,
                       host: str, port: int, ai: dict[str, int] | None = None,
-                      scan: float | str = "realistic", dealer: str = "players") -> None:
+                      scan: float | str = "realistic", dealer: str = "players",
+                      seed: int = 0) -> None:
+    """``seed``: the page's "do the next step for me" picks its random moves with it."""
     from simulator.page import simulator_router
+
+    from .sim_next import next_step_for
 
     table, service = virtual_service(game_id, data, scan_ms=scan)
     try:
@@ -141,7 +146,8 @@ async def interactive(game_id: str, players: list[str], options: dict[str, str],
         token, _ = install_token(data)  # a simulated table is guarded as a real one
         print(f"  token for the API:    {token}")
         await serve(service, host, port, token,
-                    extra_routes=lambda app: app.include_router(simulator_router(table, "/")))
+                    extra_routes=lambda app: app.include_router(simulator_router(
+                        table, "/", next_step_for(table, service, seed))))
     finally:
         table.close()
 

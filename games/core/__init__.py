@@ -20,6 +20,9 @@ from .game import (
     Secret,
     Sentence,
     Site,
+    comma_list,
+    listing,
+    verbatim,
 )
 from .playout import Playout, random_playout, random_step
 from .scoresheet import ScoreLine, ScoreSheet
@@ -45,6 +48,9 @@ __all__ = [
     "Sentence",
     "Site",
     "UnknownGame",
+    "comma_list",
+    "listing",
     "random_playout",
     "random_step",
+    "verbatim",
 ]

@@ -4,8 +4,9 @@ It plays seeded random games and, at every step, checks the contract: legal acti
 unique and non-empty until the end and all within the game's declared limits (action
 numbering, game length, score range); exact chance probabilities summing to 1; ``apply`` pure
 and refusing illegal actions with a reason; JSON round-trips; score lines adding up; a step
-sentence, phase and seat to act; declared secrets that match ``resample``; and views that do
-not change when what they hide is redrawn (so they cannot leak it).
+sentence, phase and seat to act; at the end a result sentence naming every winner; declared
+secrets that match ``resample``; and views that do not change when what they hide is redrawn
+(so they cannot leak it).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -54,6 +56,13 @@ def check_game(
                 hidden += run.hidden_checks
                 played += 1
     return ConformanceReport(played, steps, hidden)
+
+
+def _well_formed(sentence: Sentence) -> bool:
+    """Every arg, at every depth, is a str or a Sentence (what a catalogue can render)."""
+    return isinstance(sentence.template, str) and all(
+        isinstance(value, str) or (isinstance(value, Sentence) and _well_formed(value))
+        for value in sentence.args.values())
 
 
 class _Run:
@@ -122,8 +131,9 @@ class _Run:
             text = str(sentence)
         except (KeyError, IndexError, ValueError) as error:
             self.fail(f"describe_step()'s template does not format with its args: {error!r}")
-        if not text.strip() or any(not isinstance(v, str) for v in sentence.args.values()):
-            self.fail(f"describe_step() must say something, with str args: {sentence!r}")
+        if not text.strip() or not _well_formed(sentence):
+            self.fail(f"describe_step() must say something, with str or Sentence args: "
+                      f"{sentence!r}")
         phase = self.game.phase(state)
         if not isinstance(phase, str) or not phase:
             self.fail(f"phase() returned {phase!r}")
@@ -132,6 +142,21 @@ class _Run:
             self.fail(f"to_act() returned {seat!r}")
         if actor >= 0 and seat != actor:
             self.fail(f"to_act() is {seat!r} while seat {actor} is to act")
+
+    def check_result(self, state: Any, winners: list[int]) -> None:
+        """The game-over headline: a sentence that formats and names every winner."""
+        result = self.game.describe_result(state)
+        if not isinstance(result, Sentence) or not _well_formed(result):
+            self.fail(f"describe_result() must return a Sentence with str or Sentence args: "
+                      f"{result!r}")
+        try:
+            text = str(result)
+        except (KeyError, IndexError, ValueError) as error:
+            self.fail(f"describe_result()'s template does not format with its args: {error!r}")
+        missing = [self.players[seat] for seat in winners
+                   if not re.search(rf"(?<!\w){re.escape(self.players[seat])}(?!\w)", text)]
+        if not text.strip() or missing:
+            self.fail(f"describe_result() {text!r} does not name the winners {missing}")
 
     def check_limits(self) -> None:
         actions = self.limits.actions
@@ -158,6 +183,7 @@ class _Run:
                 self.fail(f"winners() returned {winners}")
             if any(not 0 <= seat < n for seat in winners):
                 self.fail(f"winners() returned seats out of range: {winners}")
+            self.check_result(state, winners)
         else:
             self.check_actions(state, legal)
         if actor == CHANCE:
@@ -274,13 +300,14 @@ class _Run:
     def check_public(self, state: Any, legal: list[str]) -> None:
         """The public board hides what lies face down, and actions whose results nobody but
         their owner can tell apart read the same to everyone (the table logs and shows
-        ``public_action``)."""
+        ``public_action``, and the page tells ``action_sentence``)."""
         game = self.game
         other = game.resample(state, None, self.rng)
         if game.public_board(other) != game.public_board(state):
             self.fail("public_board() changed when only what the table hides was redrawn: "
                       "face_down() misses a face-down site")
         texts: dict[str, tuple[str, str]] = {}
+        said: dict[str, str] = {}
         before = self.snapshot(state)
         tried = legal if len(legal) <= 8 else self.rng.sample(legal, 8)
         for action in tried:
@@ -292,6 +319,15 @@ class _Run:
             if first_text != text:
                 self.fail(f"{first!r} and {action!r} leave the public table alike, but "
                           f"public_action() tells them apart ({first_text!r}, {text!r})")
+            sentence = game.action_sentence(state, action)
+            if not isinstance(sentence, Sentence) or not _well_formed(sentence):
+                self.fail(f"action_sentence({action!r}) is not a Sentence with str or "
+                          f"Sentence args: {sentence!r}")
+            told = str(sentence)
+            first_told = said.setdefault(seen, told)
+            if first_told != told:
+                self.fail(f"{first!r} and {action!r} leave the public table alike, but "
+                          f"action_sentence() tells them apart ({first_told!r}, {told!r})")
         if self.snapshot(state) != before:
             self.fail(f"apply() of one of {tried} changed its input state")
 

@@ -1,8 +1,23 @@
 """Errors the engines raise. Every message is written for the person at the table."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # game.py imports this module
+    from .game import Sentence
+
 
 class GameError(ValueError):
-    """Base class of every error a rule engine reports about its input."""
+    """Base class of every error a rule engine reports about its input.
+
+    The message may be a ``Sentence``: ``str(error)`` is then its English and ``sentence``
+    keeps it, so a page can show the refusal in its reader's language.
+    """
+
+    def __init__(self, message: str | Sentence = "", *args: object) -> None:
+        self.sentence: Sentence | None = None if isinstance(message, str) else message
+        super().__init__(str(message), *args)
 
 
 class IllegalAction(GameError):

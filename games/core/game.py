@@ -12,10 +12,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from .errors import BadSetup
-from .scoresheet import ScoreSheet
+
+if TYPE_CHECKING:  # scoresheet.py imports Sentence from here
+    from .scoresheet import ScoreSheet
 
 CHANCE = -1
 """``actor()`` at a chance node: the table (or a random draw) decides."""
@@ -83,10 +85,44 @@ class Sentence:
     """
 
     template: str
-    args: Mapping[str, str] = field(default_factory=dict)
+    args: Mapping[str, str | Sentence] = field(default_factory=dict)
+    """A ``str`` value goes in verbatim (a player's name, a coordinate, a number); a nested
+    ``Sentence`` (a piece's or a place's name, "swan 4") is itself a text to translate."""
 
     def __str__(self) -> str:
-        return self.template.format_map(dict(self.args))
+        return self.template.format_map({name: str(value) for name, value in self.args.items()})
+
+
+def listing(items: Sequence[str | Sentence]) -> str | Sentence:
+    """Names as a list in the reader's language: ``anna``, ``anna and ben``, ``anna, ben and
+    cleo`` (each joint a Sentence, so a catalogue translates the "and")."""
+    if not items:
+        raise ValueError("a listing needs at least one item")
+    if len(items) == 1:
+        return items[0]
+    if len(items) == 2:
+        return Sentence("{first} and {second}", {"first": items[0], "second": items[1]})
+    return Sentence("{first}, {rest}", {"first": items[0], "rest": listing(items[1:])})
+
+
+def comma_list(items: Sequence[str | Sentence]) -> str | Sentence:
+    """Items joined by commas only, ``swan 2, swan 4, whale 5`` (a score line's tiles, the
+    stones under a tower), where ``listing``'s "and" would read as prose."""
+    if not items:
+        raise ValueError("a comma list needs at least one item")
+    if len(items) == 1:
+        return items[0]
+    return Sentence("{first}, {rest}", {"first": items[0], "rest": comma_list(items[1:])})
+
+
+VERBATIM = "{text}"
+"""The template of a text that goes on the page as written, untranslated."""
+
+
+def verbatim(text: str) -> Sentence:
+    """``text`` as a Sentence that every catalogue leaves as it is: a name the data file has
+    but no catalogue knows, where a nested name to translate is expected."""
+    return Sentence(VERBATIM, {"text": text})
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,10 +213,9 @@ class Game(ABC, Generic[State]):
         if isinstance(n_players, bool) or not isinstance(n_players, int) or not (
             self.min_players <= n_players <= self.max_players
         ):
-            raise BadSetup(
-                f"{self.name} is for {self.min_players} to {self.max_players} players, "
-                f"not {n_players!r}"
-            )
+            raise BadSetup(Sentence("{game} is for {least} to {most} players, not {count}", {
+                "game": Sentence(self.name), "least": str(self.min_players),
+                "most": str(self.max_players), "count": repr(n_players)}))
         return n_players
 
     def check_players(self, players: Sequence[str]) -> tuple[str, ...]:
@@ -188,9 +223,11 @@ class Game(ABC, Generic[State]):
         self.check_player_count(len(names))
         for name in names:
             if not isinstance(name, str) or not name.strip() or name != name.strip():
-                raise BadSetup(f"player names must be non-empty words, got {name!r}")
+                raise BadSetup(Sentence("player names must be non-empty words, got {name}",
+                                        {"name": repr(name)}))
         if len(set(names)) != len(names):
-            raise BadSetup(f"player names must differ: {', '.join(names)}")
+            raise BadSetup(Sentence("player names must differ: {names}",
+                                    {"names": ", ".join(names)}))
         return names
 
     def check_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
@@ -199,15 +236,17 @@ class Game(ABC, Generic[State]):
         specs = {spec.name: spec for spec in self.options}
         for key in given:
             if key not in specs:
-                known = ", ".join(specs) or "none"
-                raise BadSetup(f"{self.name} has no option {key!r} (options: {known})")
+                known: str | Sentence = ", ".join(specs) or Sentence("none")
+                raise BadSetup(Sentence("{game} has no option {option} (options: {known})", {
+                    "game": Sentence(self.name), "option": repr(key), "known": known}))
         result = {}
         for spec in self.options:
             value = given.get(spec.name, spec.default)
             if value not in spec.choices:
-                raise BadSetup(
-                    f"option {spec.name} must be one of {', '.join(spec.choices)}, not {value!r}"
-                )
+                raise BadSetup(Sentence(
+                    "option {option} must be one of {choices}, not {value}",
+                    {"option": spec.name, "choices": ", ".join(spec.choices),
+                     "value": repr(value)}))
             result[spec.name] = value
         return result
 
@@ -220,8 +259,9 @@ class Game(ABC, Generic[State]):
         if isinstance(revision, bool) or not isinstance(revision, int) or not (
             1 <= revision <= self.revision
         ):
-            raise BadSetup(f"{self.name} knows rules revisions 1 to {self.revision}, not "
-                           f"{revision!r}")
+            raise BadSetup(Sentence("{game} knows rules revisions 1 to {newest}, not {given}", {
+                "game": Sentence(self.name), "newest": str(self.revision),
+                "given": repr(revision)}))
         chosen = self.check_options(options)
         newest_first = sorted(self.rule_changes, key=lambda change: -change.revision)
         for change in newest_first:
@@ -301,6 +341,32 @@ class Game(ABC, Generic[State]):
         best = max(totals)
         return [seat for seat, total in enumerate(totals) if total == best]
 
+    def describe_result(self, state: State) -> Sentence:
+        """At game end, one sentence naming the winner(s) and why: the headline of the
+        game-over screen. The default names the winners with their points, says when the win
+        is shared, and when the winners' total was matched by someone the game's tie-break
+        left behind; games with tie-breaks override it to say which rule decided."""
+        if not self.is_terminal(state):
+            return Sentence("The game is not over yet.")
+        names = self.players(state)
+        totals = self.score(state).totals
+        winners = sorted(self.winners(state))
+        points = totals[winners[0]]
+        if len(winners) > 1:
+            together = {"players": listing([names[seat] for seat in winners]),
+                        "points": str(points)}
+            if points == 1:
+                return Sentence("{players} share the win with 1 point each.", together)
+            return Sentence("{players} share the win with {points} points each.", together)
+        alone = {"player": names[winners[0]], "points": str(points)}
+        if sum(1 for total in totals if total == points) > 1:
+            if points == 1:
+                return Sentence("{player} wins the tie-break with 1 point.", alone)
+            return Sentence("{player} wins the tie-break with {points} points.", alone)
+        if points == 1:
+            return Sentence("{player} wins with 1 point.", alone)
+        return Sentence("{player} wins with {points} points.", alone)
+
     @abstractmethod
     def score_position(self, position: Mapping[str, Any]) -> tuple[ScoreSheet, list[int]]:
         """Score a position given as JSON (``tabletop score``); raises BadPosition."""
@@ -365,6 +431,18 @@ class Game(ABC, Generic[State]):
         card dealt into a hand is not named. Actions whose results nobody but their owner can
         tell apart must read the same. By default the action itself."""
         return action
+
+    def action_sentence(self, state: State, action: str) -> Sentence:
+        """``action``, made from ``state``, told as a whole sentence for the page's list of
+        events: who did what (a chance step names nobody, or the player it dealt to). It tells
+        no more than ``public_action``. The action text itself stays as it is, since records
+        parse it back; by default this is that text after the actor's name, untranslated."""
+        text = self.public_action(state, action)
+        actor = self.actor(state)
+        if actor >= 0:
+            return Sentence("{player}: {text}", {"player": self.players(state)[actor],
+                                                 "text": text})
+        return verbatim(text)
 
     @abstractmethod
     def sites(self, n_players: int) -> tuple[Site, ...]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import BadSetup
-from .game import CHANCE, TERMINAL, Game
+from .game import CHANCE, TERMINAL, Game, Sentence
 from .playout import random_step, seat_names
 
 SHOWN_ACTIONS = 6
@@ -57,7 +57,8 @@ def _fewest_players(game: Game[Any], options: Mapping[str, str]) -> int:
         except BadSetup:
             continue
         return count
-    raise BadSetup(f"{game.name}: no player count allows the options {dict(options)}")
+    raise BadSetup(Sentence("{game}: no player count allows the options {options}",
+                            {"game": Sentence(game.name), "options": str(dict(options))}))
 
 
 def playthrough(game: Game[Any], setup: Setup) -> str:
@@ -99,10 +100,12 @@ def _lines(game: Game[Any], setup: Setup) -> Iterator[str]:
         yield f"  legal ({len(legal)}): {listed}{more}"
         action = random_step(game, state, rng)
         yield f"  -> {action}"
+        yield f"     {game.action_sentence(state, action)}"
         state = game.apply(state, action)
         step += 1
     yield ""
     yield f"winners: {', '.join(players[seat] for seat in game.winners(state))}"
+    yield f"result: {game.describe_result(state)}"
     for name, total, lines in zip(players, sheet.totals, sheet.lines, strict=True):
         yield f"{name}: {total}"
         for line in lines:

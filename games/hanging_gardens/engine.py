@@ -30,6 +30,7 @@ from games.core.game import (
     Secret,
     Sentence,
     Site,
+    listing,
 )
 from games.core.scoresheet import ScoreSheet
 from games.core.tuples import added, replaced
@@ -58,6 +59,7 @@ from .state import (
     state_from_json,
     state_to_json,
 )
+from .words import columns, motif, tile_kind
 
 FORMS = (
     "draw CARD, place CARD R:C up|down, discard CARD, temple R:C, temple R:C from R:C, "
@@ -309,7 +311,7 @@ class HangingGardens(Game[HangingGardensState]):
         kind, phase = parsed[0], state.phase
         expected = _KIND_OF_PHASE.get(phase)
         if kind not in expected:
-            raise IllegalAction(f"not now: {self.describe_step(state)}")
+            raise IllegalAction(Sentence("not now: {step}", {"step": self.describe_step(state)}))
         if kind == "place":
             return self._place(state, *parsed[1:])
         if kind == "discard":
@@ -322,8 +324,9 @@ class HangingGardens(Game[HangingGardensState]):
             return self._take_tile(state, parsed[1])
         if kind == "take_extra":
             if not state.offer:
-                raise IllegalAction("no extra tile is on offer: only a temple on a group of "
-                                    f"{self.components.extra_from} or more fields earns one")
+                raise IllegalAction(Sentence(
+                    "no extra tile is on offer: only a temple on a group of {size} or more "
+                    "fields earns one", {"size": str(self.components.extra_from)}))
             return state._replace(phase="extra", offer=False)
         if kind == "draw":
             return self._draw(state, parsed[1])
@@ -331,38 +334,100 @@ class HangingGardens(Game[HangingGardensState]):
             return self._extra(state, parsed[1])
         return self._reveal(state, parsed[1])
 
+    def to_act(self, state: HangingGardensState) -> int | None:
+        """The players draw from the box themselves: the round's start player deals the cards
+        and, at the start, the score tiles; whoever took a score tile refills its place and
+        draws their own hidden extra tile."""
+        return None if state.phase == "over" else state.seat
+
     def describe_step(self, state: HangingGardensState) -> Sentence:
-        """What the table is waiting for, in words (used in refusals and on the page)."""
-        who = {"player": state.players[state.seat]}
+        """Who does what with which piece where, in the box's words (the page's headline,
+        refusals)."""
         phase = state.phase
-        if phase == "setup":
-            return Sentence("The score-tile display is to be filled from the stack (reveal KIND).")
+        if phase == "over":
+            if state.ending:
+                return Sentence("Game over: the score tiles ran out, so each missing tile "
+                                "counts {points} points.",
+                                {"points": str(self.components.missing_points)})
+            return Sentence("Game over: every building card has been built.")
+        who: dict[str, str | Sentence] = {"player": state.players[state.seat]}
+        if phase in ("setup", "refill"):
+            column, row = self.slot_names[state.tile_slots.index(EMPTY)].split(":")
+            where = {**who, "column": column, "row": row}
+            if phase == "setup":
+                return Sentence("{player}: draw a score tile from the stack and lay it face up "
+                                "on the score-tile display, column {column}, row {row}.", where)
+            return Sentence("{player}: draw a score tile from the stack and lay it face up on "
+                            "the empty place, column {column}, row {row}.", where)
         if phase == "deal":
-            return Sentence("The next building card goes on the card display (draw CARD).")
+            return Sentence("{player}: draw a building card from the deck and lay it face up "
+                            "on place {place} of the card display.",
+                            {**who, "place": str(state.display.index(EMPTY) + 1)})
         if phase == "place":
-            return Sentence(
-                "{player} is to take a card from the display and lay it into their garden "
-                "(place CARD R:C up|down), or put a card that fits nowhere in the box "
-                "(discard CARD).", who)
+            if any(not action.startswith("discard ") for action in self._place_actions(state)):
+                return Sentence("{player}: take a building card from the card display and lay "
+                                "it in your garden, every motif on an earlier card.", who)
+            return Sentence("{player}: no card on the card display fits in your garden: put "
+                            "one of them back in the box.", who)
         if phase == "temple":
-            return Sentence("{player} may build a temple on a group that grew (temple R:C, or "
-                            "no temple).", who)
+            return self._temple_step(state, who)
         if phase == "extra":
-            return Sentence("{player} draws a hidden extra score tile from the stack "
-                            "(extra KIND).", who)
+            return Sentence("{player}: draw a hidden extra score tile from the stack and keep "
+                            "it face down in front of you.", who)
         if phase == "tile":
-            allowed = ", ".join(str(col + 1) for col in range(state.columns))
+            where = {**who, "columns": columns(state.columns)}
             if state.offer:
-                return Sentence("{player} may first draw a hidden extra score tile from the "
-                                "stack (take extra, the confirm button), then takes a score "
-                                "tile from column {columns} (tile COLUMN:ROW).",
-                                {**who, "columns": allowed})
-            return Sentence("{player} is to take a score tile from column {columns} "
-                            "(tile COLUMN:ROW).", {**who, "columns": allowed})
-        if phase == "refill":
-            return Sentence("The empty score-tile slot is to be refilled from the stack "
-                            "(reveal KIND).")
-        return Sentence("The game is over.")
+                return Sentence("{player}: you may first draw a hidden extra score tile from "
+                                "the stack (the confirm button); then take an open score tile "
+                                "from {columns}.", where)
+            return Sentence("{player}: take an open score tile from {columns} of the "
+                            "score-tile display.", where)
+        raise ValueError(f"unknown Hanging Gardens phase {phase!r}")
+
+    def _temple_step(self, state: HangingGardensState,
+                     who: dict[str, str | Sentence]) -> Sentence:
+        """The temple choice names the group when there is one, and says when a temple moves."""
+        groups = self._eligible_groups(state)
+        full = len(state.temples[state.seat]) >= self.components.temples_per_player
+        if len(groups) != 1:
+            if full:
+                return Sentence("{player}: all your temples are built: you may move the temple "
+                                "of a smallest group onto one of your new groups, or build "
+                                "none.", who)
+            return Sentence("{player}: you may build a temple on one of your new groups, or "
+                            "build none.", who)
+        group = groups[0]
+        code = state.tops[state.seat][next(iter(group))]
+        named = {**who, "motif": motif(self.components.motifs[code - FIRST_MOTIF]),
+                 "size": str(len(group))}
+        if full:
+            return Sentence("{player}: all your temples are built: you may move the temple of "
+                            "a smallest group onto your new {motif} group of {size} fields, or "
+                            "build none.", named)
+        return Sentence("{player}: you may build a temple on your new {motif} group of {size} "
+                        "fields, or build none.", named)
+
+    def describe_result(self, state: HangingGardensState) -> Sentence:
+        """Most points win; the sheet's tie-break is the number of score tiles held."""
+        if state.phase != "over":
+            return super().describe_result(state)
+        totals = self.score(state).totals
+        winners = sorted(self.winners(state))
+        best = totals[winners[0]]
+        tied = [seat for seat, total in enumerate(totals) if total == best]
+        if len(tied) == 1:
+            return super().describe_result(state)
+        names = state.players
+        held = str(sum(state.collected[winners[0]]))
+        if len(winners) > 1:
+            return Sentence("{players} share the win: a score of {points} each, and equally "
+                            "many score tiles ({tiles}).",
+                            {"players": listing([names[s] for s in winners]),
+                             "points": str(best), "tiles": held})
+        return Sentence("{player} wins: {tied} have a score of {points} each, and {player} "
+                        "holds the most score tiles ({tiles}).",
+                        {"player": names[winners[0]], "tied": listing([names[s] for s in tied]),
+                         "points": str(best), "tiles": held})
 
     # -- placing cards ---------------------------------------------------------------------------
     def placements(self, state: HangingGardensState, card: int) -> list[tuple[int, int]]:
@@ -404,14 +469,11 @@ class HangingGardens(Game[HangingGardensState]):
 
     def _check_in_display(self, state: HangingGardensState, card: int) -> None:
         if card not in state.display:
-            raise IllegalAction(
-                f"{self.components.card_names[card]} is not on the card display; the display "
-                f"shows {self._display_names(state)}"
-            )
-
-    def _display_names(self, state: HangingGardensState) -> str:
-        names = [self.components.card_names[c] for c in state.display if c != EMPTY]
-        return ", ".join(names) or "no cards"
+            names = [self.components.card_names[c] for c in state.display if c != EMPTY]
+            raise IllegalAction(Sentence(
+                "{card} is not on the card display; the display shows {cards}",
+                {"card": self.components.card_names[card],
+                 "cards": listing(names) if names else Sentence("no cards")}))
 
     def _place(
         self, state: HangingGardensState, card: int, o: int, anchor: int
@@ -424,17 +486,16 @@ class HangingGardens(Game[HangingGardensState]):
         name = self.components.card_names[card]
         for f in fields:
             if f in temples:
-                raise IllegalAction(
-                    f"{name} would cover the temple on {self.field_names[f]}: temples are "
-                    "never built over"
-                )
+                raise IllegalAction(Sentence(
+                    "{card} would cover the temple on {field}: temples are never built over",
+                    {"card": name, "field": self.field_names[f]}))
         for k in self.motif_fields[card]:
             if top[fields[k]] == TABLE:
-                motif = self.components.motifs[codes[k] - FIRST_MOTIF]
-                raise IllegalAction(
-                    f"{name} would leave its {motif} on {self.field_names[fields[k]]} on the "
-                    "bare table: every motif field must lie on an earlier card"
-                )
+                raise IllegalAction(Sentence(
+                    "{card} would leave its {motif} on {field} on the bare table: every motif "
+                    "field must lie on an earlier card",
+                    {"card": name, "field": self.field_names[fields[k]],
+                     "motif": motif(self.components.motifs[codes[k] - FIRST_MOTIF])}))
         new_top = list(top)
         for k, f in enumerate(fields):
             new_top[f] = codes[k]
@@ -462,11 +523,11 @@ class HangingGardens(Game[HangingGardensState]):
         found = self.placements(state, card)
         if found:
             o, anchor = found[0]
-            raise IllegalAction(
-                f"{self.components.card_names[card]} fits in your garden (for example "
-                f"{self.place_text[card, o, anchor]}): only a card that fits nowhere leaves "
-                "the game"
-            )
+            raise IllegalAction(Sentence(
+                "{card} fits in your garden (for example {action}): only a card that fits "
+                "nowhere leaves the game",
+                {"card": self.components.card_names[card],
+                 "action": self.place_text[card, o, anchor]}))
         return self._end_turn(state._replace(display=_without_card(state.display, card)))
 
     # -- temples ---------------------------------------------------------------------------------
@@ -508,29 +569,26 @@ class HangingGardens(Game[HangingGardensState]):
         temples = state.temples[seat]
         group = next((g for g in self._eligible_groups(state) if to in g), None)
         if group is None:
-            raise IllegalAction(
-                f"no temple on {where}: a temple goes on a group of 3 or more fields of one "
-                "motif that your new card added to and that has no temple yet"
-            )
+            raise IllegalAction(Sentence(
+                "no temple on {field}: a temple goes on a group of 3 or more fields of one "
+                "motif that your new card added to and that has no temple yet", {"field": where}))
         full = len(temples) >= self.components.temples_per_player
         if full and origin == EMPTY:
-            movable = " or ".join(self.field_names[t] for t in self._movable_temples(state))
-            raise IllegalAction(
-                f"all your temples are built: move one from a smallest group (temple {where} "
-                f"from {movable})"
-            )
+            movable = [self.field_names[t] for t in self._movable_temples(state)]
+            raise IllegalAction(Sentence(
+                "all your temples are built: move one from a smallest group (temple {field} "
+                "from {origins})", {"field": where, "origins": _either(movable)}))
         if not full and origin != EMPTY:
-            raise IllegalAction(
-                f"you still have temples in your supply: build one (temple {where}); temples "
-                "are moved only once all are out"
-            )
+            raise IllegalAction(Sentence(
+                "you still have temples in your supply: build one (temple {field}); temples "
+                "are moved only once all are out", {"field": where}))
         if origin != EMPTY and origin not in self._movable_temples(state):
             if origin not in temples:
-                raise IllegalAction(f"there is no temple of yours on {self.field_names[origin]}")
-            raise IllegalAction(
-                f"the temple on {self.field_names[origin]} is not on one of your smallest groups: "
-                "the temple that moves comes from a smallest group"
-            )
+                raise IllegalAction(Sentence("there is no temple of yours on {field}",
+                                             {"field": self.field_names[origin]}))
+            raise IllegalAction(Sentence(
+                "the temple on {field} is not on one of your smallest groups: the temple that "
+                "moves comes from a smallest group", {"field": self.field_names[origin]}))
         # the card tags stay under a temple (it stands on the card): a temple moved away
         # uncovers the tag it stood on
         kept = tuple(t for t in temples if t != origin)
@@ -565,13 +623,12 @@ class HangingGardens(Game[HangingGardensState]):
         kind = state.tile_slots[slot]
         rows = self.components.tile_rows
         if slot // rows >= state.columns:
-            allowed = ", ".join(str(col + 1) for col in range(state.columns))
-            raise IllegalAction(
-                f"your temple's group lets you take from column {allowed} only, not from "
-                f"column {slot // rows + 1}"
-            )
+            raise IllegalAction(Sentence(
+                "your temple's group lets you take from {columns} only, not from column "
+                "{column}", {"columns": columns(state.columns), "column": str(slot // rows + 1)}))
         if kind == EMPTY:
-            raise IllegalAction(f"there is no score tile on {self.slot_names[slot]}")
+            raise IllegalAction(Sentence("there is no score tile on {slot}",
+                                         {"slot": self.slot_names[slot]}))
         seat = state.seat
         after = state._replace(
             tile_slots=replaced(state.tile_slots, slot, EMPTY),
@@ -584,7 +641,8 @@ class HangingGardens(Game[HangingGardensState]):
 
     def _extra(self, state: HangingGardensState, kind: int) -> HangingGardensState:
         if not state.stack[kind]:
-            raise IllegalAction(f"no {self.components.kinds[kind]} tile is left in the stack")
+            raise IllegalAction(Sentence("no {kind} tile is left in the stack",
+                                         {"kind": tile_kind(self.components.kinds[kind])}))
         seat = state.seat
         after = state._replace(
             stack=added(state.stack, kind, -1),
@@ -595,7 +653,8 @@ class HangingGardens(Game[HangingGardensState]):
 
     def _reveal(self, state: HangingGardensState, kind: int) -> HangingGardensState:
         if not state.stack[kind]:
-            raise IllegalAction(f"no {self.components.kinds[kind]} tile is left in the stack")
+            raise IllegalAction(Sentence("no {kind} tile is left in the stack",
+                                         {"kind": tile_kind(self.components.kinds[kind])}))
         slot = state.tile_slots.index(EMPTY)
         after = self._run_out(state._replace(
             stack=added(state.stack, kind, -1), tile_slots=replaced(state.tile_slots, slot, kind)
@@ -617,7 +676,8 @@ class HangingGardens(Game[HangingGardensState]):
     # -- rounds ----------------------------------------------------------------------------------
     def _draw(self, state: HangingGardensState, card: int) -> HangingGardensState:
         if card not in state.deck:
-            raise IllegalAction(f"{self.components.card_names[card]} is not in the deck any more")
+            raise IllegalAction(Sentence("{card} is not in the deck any more",
+                                         {"card": self.components.card_names[card]}))
         slot = state.display.index(EMPTY)
         deck = tuple(c for c in state.deck if c != card)
         display = replaced(state.display, slot, card)
@@ -674,6 +734,51 @@ class HangingGardens(Game[HangingGardensState]):
     def public_action(self, state: HangingGardensState, action: str) -> str:
         """A hidden extra score tile is drawn face down: only that it was is told."""
         return "extra (face down)" if action.startswith("extra ") else action
+
+    def action_sentence(self, state: HangingGardensState, action: str) -> Sentence:
+        """A step told in words for the events list; a hidden extra tile stays unnamed."""
+        kind, *args = self._parse(action)[1]
+        who: dict[str, str | Sentence] = {"player": state.players[state.seat]}
+        names = self.components.card_names
+        if kind == "draw":
+            return Sentence("{player} deals building card {card} to the card display.",
+                            {**who, "card": names[args[0]]})
+        if kind == "place":
+            card, o, anchor = args
+            laid = {**who, "card": names[card], "field": self.field_names[anchor]}
+            if ORIENTATIONS[o] == "up":
+                return Sentence("{player} lays building card {card} in their garden at {field}, "
+                                "as printed.", laid)
+            return Sentence("{player} lays building card {card} in their garden at {field}, "
+                            "turned round.", laid)
+        if kind == "discard":
+            return Sentence("{player} puts building card {card} back in the box: it fits "
+                            "nowhere.", {**who, "card": names[args[0]]})
+        if kind == "temple":
+            to, origin = args
+            if origin == EMPTY:
+                return Sentence("{player} builds a temple on {field}.",
+                                {**who, "field": self.field_names[to]})
+            return Sentence("{player} moves the temple from {origin} to {field}.",
+                            {**who, "field": self.field_names[to],
+                             "origin": self.field_names[origin]})
+        if kind == "no_temple":
+            return Sentence("{player} builds no temple.", who)
+        if kind == "take_extra":
+            return Sentence("{player} chooses to draw a hidden extra score tile first.", who)
+        if kind == "extra":
+            return Sentence("{player} draws a hidden extra score tile.", who)
+        kinds = self.components.kinds
+        if kind == "tile":
+            column, row = self.slot_names[args[0]].split(":")
+            held = state.tile_slots[args[0]]
+            return Sentence("{player} takes the score tile {kind} from column {column}, row "
+                            "{row}.", {**who, "column": column, "row": row,
+                                       "kind": tile_kind(kinds[held]) if held != EMPTY else "?"})
+        column, row = self.slot_names[state.tile_slots.index(EMPTY)].split(":")
+        return Sentence("{player} lays the score tile {kind} face up in column {column}, row "
+                        "{row}.", {**who, "column": column, "row": row,
+                                   "kind": tile_kind(kinds[args[0]])})
 
     def view(self, state: HangingGardensState, player: int | None) -> dict[str, Any]:
         c = self.components
@@ -961,6 +1066,15 @@ def _lose_tile(state: HangingGardensState) -> HangingGardensState:
     """A score tile that could not be had: it counts as missing and the game ends this round."""
     seat = state.seat
     return state._replace(missing=added(state.missing, seat, 1), ending=True)
+
+
+def _either(items: list[str]) -> str | Sentence:
+    """Fields to choose from: ``1:2``, ``1:2 or 3:4``, ``1:2, 3:4 or 5:6``."""
+    if len(items) == 1:
+        return items[0]
+    if len(items) == 2:
+        return Sentence("{first} or {second}", {"first": items[0], "second": items[1]})
+    return Sentence("{first}, {rest}", {"first": items[0], "rest": _either(items[1:])})
 
 
 def _kind_list(counts: tuple[int, ...], kinds: tuple[str, ...]) -> list[str]:

@@ -26,10 +26,12 @@ from games.core.game import (
     RuleChange,
     Sentence,
     Site,
+    listing,
     pile_value,
 )
 from games.core.scoresheet import ScoreSheet
 
+from . import words
 from .actions import FILL, START, draw_text, place_text, tower_text
 from .components import Components, load_components
 from .geometry import PAD_SITE, circle_site, table_sites, triangle_site
@@ -40,6 +42,8 @@ from .state import BLACK, EMPTY, NEUTRAL, PHASES, OnTopState
 
 FORMS = "start, draw NN, place R:C R:C (half a, half b), fill, tower R:C"
 HALVES = "ab"
+PARTNERS_NEED_FOUR = Sentence("the partner game is for 4 players")
+"""The refusal of ``partners=on`` with fewer or more than four players."""
 
 
 @cache
@@ -146,7 +150,7 @@ class OnTop(Game[OnTopState]):
         chosen = self.check_options(options)
         partners = chosen["partners"] == "on"
         if partners and len(names) != 4:
-            raise BadSetup("the partner game is for 4 players")
+            raise BadSetup(PARTNERS_NEED_FOUR)
         components = self.read[chosen["reading"]]
         cells = (EMPTY,) * len(self.geometry.triangles)
         counted = self._counted(len(names), chosen)
@@ -175,7 +179,7 @@ class OnTop(Game[OnTopState]):
     def compute_limits(self, n_players: int, options: Mapping[str, str]) -> Limits:
         """The derivations are in ``limits``."""
         if options["partners"] == "on" and n_players != 4:
-            raise BadSetup("the partner game is for 4 players")
+            raise BadSetup(PARTNERS_NEED_FOUR)
         return limits_for(self.read[options["reading"]], self._counted(n_players, options))
 
     # -- playing -------------------------------------------------------------------------------
@@ -240,7 +244,8 @@ class OnTop(Game[OnTopState]):
         if phase == "draw" and action in self.draw_index:
             piece = self.draw_index[action]
             if piece not in state.bag:
-                raise IllegalAction(f"rhombus {self.components.piece_ids[piece]} is not in the bag")
+                raise IllegalAction(Sentence("{rhombus} is not in the bag", {
+                    "rhombus": words.rhombus(self.components.piece_ids[piece])}))
             bag = tuple(p for p in state.bag if p != piece)
             return state._replace(phase="place", bag=bag, drawn=piece)
         if phase == "fill" and action == FILL:
@@ -254,39 +259,118 @@ class OnTop(Game[OnTopState]):
         if phase == "tower" and action in self.tower_index:
             circle = state.towers[state.built][0]
             if self.tower_index[action] != circle:
-                raise IllegalAction(
-                    f"the stones go on circle {self.geometry.circle_names[circle]} first "
-                    "(circles are built in the order they were closed)"
-                )
+                raise IllegalAction(Sentence(
+                    "the stones go on circle {name} first (circles are built in the order "
+                    "they were closed)", {"name": self.geometry.circle_names[circle]}))
             return self._after_closing(state._replace(built=state.built + 1))
-        raise IllegalAction(f"not now: {self.describe_step(state)}")
+        raise IllegalAction(Sentence("not now: {step}", {"step": self.describe_step(state)}))
+
+    def to_act(self, state: OnTopState) -> int | None:
+        """The player whose turn it is also draws the rhombus from the bag."""
+        return None if state.phase == "over" else state.seat
 
     def describe_step(self, state: OnTopState) -> Sentence:
-        """What the table is waiting for, in words (used in refusals and views)."""
+        """What the table is waiting for, in the box's words (the page's headline, refusals):
+        who does it, with which piece, where."""
         phase = state.phase
-        who = {"player": state.players[state.seat]}
+        player = state.players[state.seat]
+        names = self.geometry.triangle_names
         if phase == "setup":
-            starts = ", ".join(self.geometry.triangle_names[t] for t in self.components.start)
-            return Sentence("Black triangles go on the start triangles {triangles} (start).",
-                            {"triangles": starts})
+            starts = [names[t] for t in self.components.start]
+            return Sentence("{player}: lay a black triangle on each start triangle: "
+                            "{triangles}.", {"player": player,
+                                             "triangles": words.triangles(starts)})
         if phase == "draw":
-            return Sentence("{player} is to draw a rhombus from the bag and lay it on the draw "
-                            "pad (draw NN).", who)
+            return Sentence("{player}: draw a rhombus from the bag and lay it on the draw pad.",
+                            {"player": player})
         if phase == "place":
-            return Sentence(
-                "{player} is to lay rhombus {piece} on two empty triangles next to a placed "
-                "piece (place R:C R:C: where half a goes, where half b goes).",
-                {**who, "piece": self.components.piece_ids[state.drawn]})
+            return Sentence("{player}: lay {piece} from the draw pad on two empty triangles "
+                            "beside a piece on the board.",
+                            {"player": player,
+                             "piece": words.rhombus(self.components.piece_ids[state.drawn])})
         if phase == "fill":
-            return Sentence("{player} is to put black triangles into the holes no rhombus can "
-                            "fill (fill).", who)
+            holes = [names[t] for t in self._holes(state.cells)[: state.black_left]]
+            if len(holes) == 1:
+                return Sentence("{player}: lay a black triangle into the hole on {triangles}, "
+                                "where no rhombus fits.",
+                                {"player": player, "triangles": holes[0]})
+            return Sentence("{player}: lay black triangles into the holes on {triangles}, "
+                            "where no rhombus fits.",
+                            {"player": player, "triangles": words.triangles(holes)})
         if phase == "tower":
             circle, stones = state.towers[state.built]
-            order = ", then ".join(self._stone_names(state, stones))
-            name = self.geometry.circle_names[circle]
-            return Sentence("Stones go on circle {circle}, bottom to top: {order} "
-                            "(tower {circle}).", {"circle": name, "order": order})
-        return Sentence("The game is over.")
+            return Sentence("{player}: stack the stones on {circle}, bottom to top: {order}.",
+                            {"player": player, "circle": self._circle(circle),
+                             "order": self._stones(state, stones)})
+        return Sentence("Game over.")
+
+    def action_sentence(self, state: OnTopState, action: str) -> Sentence:
+        """A step told for the list of events: which rhombus went where, which tower stands."""
+        player = state.players[state.seat]
+        names = self.geometry.triangle_names
+        if action == START:
+            starts = [names[t] for t in self.components.start]
+            return Sentence("{player} lays black triangles on the start triangles {triangles}.",
+                            {"player": player, "triangles": words.triangles(starts)})
+        if action in self.draw_index:
+            return Sentence("{player} draws {piece} from the bag.",
+                            {"player": player, "piece": words.rhombus(action.split()[1])})
+        if action in self.place_index:
+            _, a, b, _, _ = self.placements[self.place_index[action]]
+            return Sentence("{player} lays {piece} on the triangles {a} and {b}.", {
+                "player": player, "piece": words.rhombus(self.components.piece_ids[state.drawn]),
+                "a": names[a], "b": names[b]})
+        if action == FILL:
+            holes = [names[t] for t in self._holes(state.cells)[: state.black_left]]
+            if len(holes) == 1:
+                return Sentence("{player} fills the hole on {triangles} with a black triangle.",
+                                {"player": player, "triangles": holes[0]})
+            return Sentence("{player} fills the holes on {triangles} with black triangles.",
+                            {"player": player, "triangles": words.triangles(holes)})
+        circle, stones = state.towers[state.built]
+        return Sentence("The tower on {circle} stands, bottom to top: {order}.",
+                        {"circle": self._circle(circle), "order": self._stones(state, stones)})
+
+    def describe_result(self, state: OnTopState) -> Sentence:
+        """The winners and why: the last stone placed first (option sudden_win), partners'
+        added scores, or the highest total (all tied players win: our reading)."""
+        if not self.is_terminal(state):
+            return super().describe_result(state)
+        names = state.players
+        winners = self.winners(state)
+        emptied = self._emptied(state)
+        if emptied:
+            first = listing([names[seat] for seat in emptied])
+            if state.partners:
+                return Sentence("{players} win together: {player} placed the last stone first.",
+                                {"players": listing([names[seat] for seat in winners]),
+                                 "player": first})
+            if len(emptied) == 1:
+                return Sentence("{player} wins by placing the last stone first.",
+                                {"player": first})
+            return Sentence("{players} share the win: they placed their last stones at the "
+                            "same time.", {"players": first})
+        if not state.partners:
+            return super().describe_result(state)
+        totals = self.score(state).totals
+        team = str(totals[winners[0]] + totals[(winners[0] + 2) % 4])
+        if len(winners) == 2:
+            return Sentence("{players} win together as partners with {points} points.",
+                            {"players": listing([names[seat] for seat in winners]),
+                             "points": team})
+        return Sentence("Both teams ({first}; {second}) share the win with {points} points "
+                        "each.", {"first": listing([names[0], names[2]]),
+                                  "second": listing([names[1], names[3]]), "points": team})
+
+    def _circle(self, circle: int) -> Sentence:
+        return words.circle(self.geometry.circle_names[circle], self.geometry.gold[circle])
+
+    def _stones(self, state: OnTopState, stones: Sequence[int]) -> str | Sentence:
+        """A tower's stones bottom to top, each with its owner (or neutral)."""
+        colours, n = self.components.colours, len(state.players)
+        return words.then_list([
+            words.stone(colours[seat], state.players[seat] if seat < n else None)
+            for seat in stones])
 
     # -- the steps -----------------------------------------------------------------------------
     def _place(self, state: OnTopState, number: int) -> OnTopState:
@@ -295,12 +379,12 @@ class OnTop(Game[OnTopState]):
         names = self.geometry.triangle_names
         for triangle in (a, b):
             if cells[triangle] != EMPTY:
-                raise IllegalAction(f"triangle {names[triangle]} is already covered")
+                raise IllegalAction(Sentence("triangle {name} is already covered",
+                                             {"name": names[triangle]}))
         if not any(cells[t] != EMPTY for t in touching):
-            raise IllegalAction(
-                f"{text[6:]}: a rhombus must share a side with a piece already on the board "
-                "(the first one with a start triangle)"
-            )
+            raise IllegalAction(Sentence(
+                "{triangles}: a rhombus must share a side with a piece already on the board "
+                "(the first one with a start triangle)", {"triangles": text[6:]}))
         piece = state.drawn
         new_cells = list(cells)
         new_cells[a] = piece * 2
@@ -416,7 +500,7 @@ class OnTop(Game[OnTopState]):
             Tower(
                 stones,
                 geometry.gold[circle],
-                f"tower {geometry.circle_names[circle]}",
+                geometry.circle_names[circle],
                 (circle_site(geometry.circle_names[circle]),),
             )
             for circle, stones in state.towers
@@ -427,7 +511,8 @@ class OnTop(Game[OnTopState]):
         A tower topped by a neutral stone scores for nobody."""
         n = len(state.players)
         unplaced = state.stones_left[:n] if state.phase == "over" else None
-        return score_towers(state.players, self.components.colours, self._towers(state), unplaced)
+        colours = [words.colour(colour) for colour in self.components.colours]
+        return score_towers(state.players, colours, self._towers(state), unplaced)
 
     def _emptied(self, state: OnTopState) -> list[int]:
         """With sudden_win=last_stone: the players who have placed their last stone."""
@@ -444,11 +529,6 @@ class OnTop(Game[OnTopState]):
                 return sorted({s for seat in emptied for s in (seat, (seat + 2) % 4)})
             return emptied
         return best(self.score(state).totals, state.partners)
-
-    def _stone_names(self, state: OnTopState, stones: Sequence[int]) -> list[str]:
-        """Colour names bottom to top, neutral stones marked."""
-        colours, n = self.components.colours, len(state.players)
-        return [colours[s] if s < n else f"{colours[s]} (neutral)" for s in stones]
 
     def _segments(self, state: OnTopState) -> tuple[tuple[int, ...], ...]:
         return self.read["revision1" if state.first_reading else "box"].segments

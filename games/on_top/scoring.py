@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.core.game import Sentence, comma_list
 from games.core.scoresheet import ScoreLine, ScoreSheet
 
 UNPLACED_PENALTY = 2
@@ -16,8 +17,8 @@ class Tower:
     stones: tuple[int, ...]
     """Seats, bottom to top; the last one is on top."""
     gold: bool
-    label: str = ""
-    """``tower 2:3`` (empty for a tower given in a position)."""
+    circle: str = ""
+    """The circle's ``R:C`` name (empty for a tower given in a position)."""
     sites: tuple[str, ...] = ()
 
 
@@ -25,21 +26,38 @@ def tower_points(tower: Tower) -> int:
     return len(tower.stones) * (2 if tower.gold else 1)
 
 
-def tower_text(tower: Tower, colours: Sequence[str]) -> str:
+def tower_sentence(tower: Tower, colours: Sequence[str | Sentence]) -> Sentence:
+    """``tower 1:1 (gold): blue on top of yellow: 2 stones x 2 = 4``; ``colours`` name each
+    seat's stones (colour words to translate, or player names as they are)."""
     top = colours[tower.stones[-1]]
     below = [colours[seat] for seat in tower.stones[:-1]]
-    what = f"{top} on top of {', '.join(below)}" if below else f"{top} alone"
+    what = (Sentence("{top} on top of {below}", {"top": top, "below": comma_list(below)})
+            if below else Sentence("{top} alone", {"top": top}))
     count = len(tower.stones)
-    stones = f"{count} stone{'s' if count > 1 else ''}"
-    label = tower.label or "tower"
+    stones = (Sentence("1 stone") if count == 1
+              else Sentence("{count} stones", {"count": str(count)}))
+    label = (Sentence("tower {circle}", {"circle": tower.circle}) if tower.circle
+             else Sentence("tower"))
+    told: dict[str, str | Sentence] = {"label": label, "what": what, "stones": stones,
+                                       "points": str(tower_points(tower))}
     if tower.gold:
-        return f"{label} (gold): {what}: {stones} x 2 = {tower_points(tower)}"
-    return f"{label}: {what}: {stones} = {count}"
+        return Sentence("{label} (gold): {what}: {stones} x 2 = {points}", told)
+    return Sentence("{label}: {what}: {stones} = {points}", told)
+
+
+def unplaced_sentence(left: int) -> Sentence:
+    """``3 unplaced stones x -2 = -6``."""
+    points = str(-UNPLACED_PENALTY * left)
+    if left == 1:
+        return Sentence("1 unplaced stone x -{penalty} = {points}",
+                        {"penalty": str(UNPLACED_PENALTY), "points": points})
+    return Sentence("{count} unplaced stones x -{penalty} = {points}",
+                    {"count": str(left), "penalty": str(UNPLACED_PENALTY), "points": points})
 
 
 def score_towers(
     players: Sequence[str],
-    colours: Sequence[str],
+    colours: Sequence[str | Sentence],
     towers: Sequence[Tower],
     unplaced: Sequence[int] | None,
 ) -> ScoreSheet:
@@ -50,16 +68,12 @@ def score_towers(
         if tower.stones[-1] >= len(players):
             continue
         lines[tower.stones[-1]].append(
-            ScoreLine(tower_text(tower, colours), tower_points(tower), tower.sites)
+            ScoreLine(tower_sentence(tower, colours), tower_points(tower), tower.sites)
         )
     if unplaced is not None:
         for seat, left in enumerate(unplaced):
             if left:
-                text = (
-                    f"{left} unplaced stone{'s' if left > 1 else ''} x -{UNPLACED_PENALTY} = "
-                    f"{-UNPLACED_PENALTY * left}"
-                )
-                lines[seat].append(ScoreLine(text, -UNPLACED_PENALTY * left))
+                lines[seat].append(ScoreLine(unplaced_sentence(left), -UNPLACED_PENALTY * left))
     totals = tuple(sum(line.points for line in seat_lines) for seat_lines in lines)
     return ScoreSheet(tuple(players), totals, tuple(tuple(seat_lines) for seat_lines in lines))
 

@@ -15,6 +15,7 @@ from functools import cache
 
 from games.core.action_text import is_number, words
 from games.core.errors import BadActionText
+from games.core.game import Sentence
 
 from . import stack as moves
 from .components import CARD_KINDS, Edition, load_edition
@@ -71,15 +72,15 @@ def aside_outcomes(hand: tuple[str, ...], count: int) -> tuple[tuple[str, Fracti
     )
 
 
-def stack_groups_ok(edition: Edition, stack: Sequence[str]) -> str:
-    """Empty if ``stack`` is a legal starting stack, else why not."""
+def stack_groups_ok(edition: Edition, stack: Sequence[str]) -> Sentence | None:
+    """None if ``stack`` is a legal starting stack, else why not."""
     if sorted(stack) != sorted(edition.tikis):
-        return "the stack must hold each of the 9 tikis exactly once"
+        return Sentence("the stack must hold each of the 9 tikis exactly once")
     group_of = {tiki: n for n, group in enumerate(edition.groups) for tiki in group}
     runs = [group_of[tiki] for tiki in stack]
     if any(runs[i] != runs[i - i % 3] for i in range(9)):
-        return "the tikis of each back symbol must stand together, three in a row"
-    return ""
+        return Sentence("the tikis of each back symbol must stand together, three in a row")
+    return None
 
 
 CANONICAL = frozenset(

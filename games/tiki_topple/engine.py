@@ -29,6 +29,7 @@ from games.core.scoresheet import ScoreSheet
 from games.core.tuples import replaced
 
 from . import stack as moves
+from . import words
 from .actions import (
     CANONICAL,
     PLAY_ORDER,
@@ -175,26 +176,86 @@ class TikiTopple(Game[TikiState]):
                 actions.extend(map(TARGET_TEXT[kind].__getitem__, sorted(stack[low:high])))
         return actions or ["pass"]
 
+    def to_act(self, state: TikiState) -> int | None:
+        """The start player builds the stack and deals the missions; each player sets their
+        own cards aside; the player to act plays a card or clears the table."""
+        if state.phase in ("build", "deal"):
+            return self._start_seat(state)
+        if state.phase == "over":
+            return None
+        return state.turn
+
     def describe_step(self, state: TikiState) -> Sentence:
-        """What the table is waiting for, in words (the page's headline, refusals)."""
+        """What the table is waiting for, in the box's words (the page's headline, refusals):
+        who does it, with which piece, where. It tells only what everyone may know."""
         phase = state.phase
-        who = {"player": state.players[state.turn]}
+        names = state.players
         if phase == "build":
-            return Sentence("Build the stack: the nine tikis in a column on the stack places, "
-                            "in any order (build TIKI ...).")
+            return Sentence("{player}: sort the nine tikis by the symbols on their backs and "
+                            "stand them on places 1 to 9 of the stack, each group of three "
+                            "together, in any order.", {"player": names[self._start_seat(state)]})
         if phase == "deal":
-            return Sentence("{player} is dealt a mission card, face down (mission N).", who)
+            dealer = self._start_seat(state)
+            if state.turn == dealer:
+                return Sentence("{player}: shuffle the mission cards face down and deal "
+                                "yourself one; look at it without showing it.",
+                                {"player": names[dealer]})
+            return Sentence("{dealer}: deal {player} a mission card, face down.",
+                            {"dealer": names[dealer], "player": names[state.turn]})
         if phase == "aside":
-            count = _edition(state).set_aside
-            return Sentence("{player} sets {count} cards aside, face down (aside CARD ...).",
-                            {**who, "count": str(count)})
+            return Sentence("{player}: shuffle your action cards and lay {count} of them aside "
+                            "face down, unseen, as your discard pile.",
+                            {"player": names[state.turn],
+                             "count": str(_edition(state).set_aside)})
         if phase == "play":
-            return Sentence("{player}: play a card onto the play pad and move the tiki it "
-                            "names (up2 lokahi, topple kapu, toast ...).", who)
+            return Sentence("{player}: play an action card onto the play pad and move a tiki "
+                            "on the stack as the card says.", {"player": names[state.turn]})
         if phase == "cleanup":
-            return Sentence("The round is over: clear the stack and the play pad for the next "
-                            "round (clear).")
-        return Sentence("The game is over.")
+            return Sentence("{player}: round {round} is scored. Take the tikis off the stack "
+                            "and the card off the play pad, and put the mission cards aside; "
+                            "you start the next round.",
+                            {"player": names[state.turn], "round": str(state.round + 1)})
+        return Sentence("Game over.")
+
+    def action_sentence(self, state: TikiState, action: str) -> Sentence:
+        """A step told for the list of events: which card moved which tiki, without naming a
+        mission or a card set aside."""
+        verb, *rest = action.split()
+        names = state.players
+        who = names[state.turn]
+        if verb == "build":
+            return Sentence("The stack is built, top to bottom: {tikis}.",
+                            {"tikis": words.tikis(rest)})
+        if verb == "mission":
+            return Sentence("{player} is dealt a mission card, face down.", {"player": who})
+        if verb == "aside":
+            return Sentence("{player} lays {count} cards aside, face down.",
+                            {"player": who, "count": str(len(rest))})
+        if verb == "clear":
+            return Sentence("{player} clears the table for the next round.", {"player": who})
+        if verb == "pass":
+            return Sentence("{player} can play no card and gives up the rest of the hand.",
+                            {"player": who})
+        told: dict[str, str | Sentence] = {"player": who, "card": words.card(verb)}
+        if verb == "toast":
+            return Sentence("{player} plays {card}: {tiki} at the bottom leaves the stack for "
+                            "this round.", {**told, "tiki": words.tiki(state.stack[-1])})
+        if verb == "wiki":
+            return Sentence("{player} plays {card}: {first} and {second} swap places.",
+                            {**told, "first": words.tiki(rest[0]),
+                             "second": words.tiki(rest[1])})
+        if verb == "topple":
+            return Sentence("{player} plays {card}: {tiki} goes to the bottom of the stack.",
+                            {**told, "tiki": words.tiki(rest[0])})
+        if verb == "puh":
+            return Sentence("{player} plays {card}: {tiki} moves down 2 places.",
+                            {**told, "tiki": words.tiki(rest[0])})
+        steps = verb.removeprefix("up")
+        told["tiki"] = words.tiki(rest[0])
+        if steps == "1":
+            return Sentence("{player} plays {card}: {tiki} moves up 1 place.", told)
+        return Sentence("{player} plays {card}: {tiki} moves up {count} places.",
+                        {**told, "count": steps})
 
     # -- applying ------------------------------------------------------------------------------
     def parse_action(self, text: str) -> str:
@@ -207,10 +268,11 @@ class TikiTopple(Game[TikiState]):
             return self._play(state, canonical)
         if phase == "cleanup":
             if canonical != "clear":
-                raise IllegalAction("the round is over: clear the stack for the next round")
+                raise IllegalAction(Sentence("the round is over: clear the stack for the next "
+                                             "round"))
             return self._next_round(state)
         if phase == "over":
-            raise IllegalAction("the game is over")
+            raise IllegalAction(Sentence("the game is over"))
         if not self._is_outcome(state, canonical):
             raise IllegalAction(self._why_not_chance(state, canonical))
         if phase == "build":
@@ -249,22 +311,23 @@ class TikiTopple(Game[TikiState]):
         count = _edition(state).set_aside
         return action in aside_sampler(state.hands[state.turn], count)[0]
 
-    def _why_not_chance(self, state: TikiState, action: str) -> str:
+    def _why_not_chance(self, state: TikiState, action: str) -> Sentence:
         edition = _edition(state)
+        player = state.players[state.turn]
         if state.phase == "build":
             if not action.startswith("build "):
-                return "the stack has to be built first"
-            return stack_groups_ok(edition, action.split()[1:])
+                return Sentence("the stack has to be built first")
+            return stack_groups_ok(edition, action.split()[1:]) or Sentence(
+                "not now: {step}", {"step": self.describe_step(state)})
         if state.phase == "deal":
             if not action.startswith("mission "):
-                return f"{state.players[state.turn]} must be dealt a mission card first"
-            return f"{action} is not in the mission deck (dealt already, or no such card)"
+                return Sentence("{player} must be dealt a mission card first", {"player": player})
+            return Sentence("{card} is not in the mission deck (dealt already, or no such card)",
+                            {"card": action})
         if not action.startswith("aside "):
-            return f"{state.players[state.turn]} must set cards aside first"
-        return (
-            f"{state.players[state.turn]} sets exactly {edition.set_aside} cards aside, "
-            "from the hand"
-        )
+            return Sentence("{player} must set cards aside first", {"player": player})
+        return Sentence("{player} sets exactly {count} cards aside, from the hand",
+                        {"player": player, "count": str(edition.set_aside)})
 
     def _after_chance_step(self, state: TikiState, done: str, **changes: Any) -> TikiState:
         """Move the deal or the set-aside on to the next seat, then to the next phase."""
@@ -278,30 +341,34 @@ class TikiTopple(Game[TikiState]):
 
     def _play(self, state: TikiState, action: str) -> TikiState:
         seat = state.turn
-        words = action.split()
-        kind = words[0]
+        parts = action.split()
+        kind = parts[0]
         hand = state.hands[seat]
         if kind in ("build", "mission", "aside", "clear"):
-            raise IllegalAction(f"it is {state.players[seat]}'s turn to play a card")
+            raise IllegalAction(Sentence("it is {player}'s turn to play a card",
+                                         {"player": state.players[seat]}))
         if kind == "pass":
             if self._card_actions(state) != ["pass"]:
-                raise IllegalAction("a player who can play a card must play one")
+                raise IllegalAction(Sentence("a player who can play a card must play one"))
             return self._end_turn(state, replaced(state.hands, seat, ()), state.stack,
                                   state.toasted, played=state.played)
         if kind not in hand:
-            raise IllegalAction(f"{state.players[seat]} has no {kind} card in hand")
+            raise IllegalAction(Sentence("{player} has no {kind} card in hand",
+                                         {"player": state.players[seat], "kind": kind}))
         stack = state.stack
         toasted = state.toasted
         if kind == "toast":
             if not state.played[seat]:
-                raise IllegalAction("toast may not be a player's first card of the round")
+                raise IllegalAction(Sentence("toast may not be a player's first card of the "
+                                             "round"))
             toasted = (*toasted, stack[-1])
             stack = stack[:-1]
         else:
-            targets = words[1:]
+            targets = parts[1:]
             for tiki in targets:
                 if tiki not in stack:
-                    raise IllegalAction(f"{tiki} is no longer on the stack (toasted)")
+                    raise IllegalAction(Sentence("{tiki} is no longer on the stack (toasted)",
+                                                 {"tiki": words.tiki(tiki)}))
             if kind == "wiki":
                 stack = moves.swap(stack, *targets)
             else:
@@ -402,7 +469,7 @@ class TikiTopple(Game[TikiState]):
             tuple(
                 mission_line(
                     edition, result.stack, edition.mission(result.missions[seat]).tikis,
-                    f"round {number}: ", on_table=number == len(state.history),
+                    number, on_table=number == len(state.history),
                 )
                 for number, result in enumerate(state.history, start=1)
             )

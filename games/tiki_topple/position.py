@@ -47,7 +47,7 @@ def score_position(position: Mapping[str, Any]) -> tuple[ScoreSheet, list[int]]:
         if other != name:
             raise BadPosition(f"{name} and {other} hold the same mission card; the deck has "
                               "each card once")
-        line = mission_line(edition, stack, card, "")
+        line = mission_line(edition, stack, card, None)
         totals.append(line.points)
         lines.append((line,))
     sheet = ScoreSheet(names, tuple(totals), tuple(lines))

@@ -5,6 +5,8 @@ Every move must be made in full, so each card also says which tikis it may targe
 
 from __future__ import annotations
 
+from games.core.game import Sentence
+
 from .components import CARD_KINDS
 
 TARGETED = ("up1", "up2", "up3", "puh", "topple")
@@ -29,15 +31,16 @@ def target_range(kind: str, size: int) -> tuple[int, int]:
     return int(kind[2]), size
 
 
-def why_not(kind: str, index: int, size: int) -> str:
+def why_not(kind: str, index: int, size: int) -> Sentence:
     """Why ``kind`` may not move the tiki at ``index``, in a player's words."""
-    place = index + 1
+    place = str(index + 1)
     if kind == "puh":
-        return f"puh moves a tiki 2 places down, and the tiki at place {place} of {size} can't"
+        return Sentence("puh moves a tiki 2 places down, and the tiki at place {place} of "
+                        "{size} can't", {"place": place, "size": str(size)})
     if kind == "topple":
-        return "topple can't be played on the bottom tiki"
-    steps = int(kind[2])
-    return f"{kind} moves a tiki {steps} places up in full, and it stands at place {place}"
+        return Sentence("topple can't be played on the bottom tiki")
+    return Sentence("{kind} moves a tiki {steps} places up in full, and it stands at place "
+                    "{place}", {"kind": kind, "steps": kind[2], "place": place})
 
 
 def move(stack: tuple[str, ...], kind: str, tiki: str) -> tuple[str, ...]:

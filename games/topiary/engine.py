@@ -15,12 +15,23 @@ from functools import cache, lru_cache
 from typing import Any
 
 from games.core.errors import IllegalAction
-from games.core.game import CHANCE, TERMINAL, Game, Limits, OptionSpec, Secret, Sentence, Site
+from games.core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Limits,
+    OptionSpec,
+    Secret,
+    Sentence,
+    Site,
+    listing,
+)
 from games.core.grid import cell_name
 from games.core.scoresheet import ScoreSheet
 from games.core.tuples import removed, replaced
 
 from . import position as position_module
+from . import words
 from .actions import BOX, NO_TAKE, PICK, Action, action_texts, parse
 from .components import Components, load_components
 from .limits import build_limits
@@ -159,11 +170,12 @@ class Topiary(Game[TopiaryState]):
         phase = state.phase
         if parsed.kind == "no_take" and phase == "take":
             if not state.optional_take:
-                raise IllegalAction("the sheet makes the take compulsory: take a face-down tile "
-                                    "from the visitor's line (option take=may makes it optional)")
+                raise IllegalAction(Sentence(
+                    "the sheet makes the take compulsory: take a face-down tile from the "
+                    "visitor's line (option take=may makes it optional)"))
             return self._end_turn(state, state.visitors)
         if parsed.kind != _KIND_OF_PHASE.get(phase):
-            raise IllegalAction(f"not now: {self.describe_step(state)}")
+            raise IllegalAction(Sentence("not now: {step}", {"step": self.describe_step(state)}))
         if phase == "visitor":
             return self._place_visitor(state, parsed)
         if phase == "take":
@@ -184,44 +196,141 @@ class Topiary(Game[TopiaryState]):
             return self._return(state)
         return self._remove(state, parsed)
 
+    def to_act(self, state: TopiaryState) -> int | None:
+        """The start player lays out the garden and deals the hand tiles; otherwise the
+        player whose step it is."""
+        if state.phase in CHANCE_PHASES:
+            return 0
+        if state.phase == "over":
+            return None
+        return state.seat
+
     def describe_step(self, state: TopiaryState) -> Sentence:
-        """What the table is waiting for, in words (used in refusals and on the page)."""
-        who = {"player": state.players[state.seat]}
+        """What the table is waiting for, in the box's words (the page's headline, refusals):
+        who does it, with which tile or visitor, where. It tells only what everyone may know."""
+        names = state.players
+        player = names[state.seat]
         phase = state.phase
+        size = self.size
         if phase == "remove":
-            return Sentence("{player}, the start player, puts back in the box a whole shape the "
-                            "players choose (remove SHAPE).", who)
+            return Sentence("{player}: put back in the box one whole shape you choose, all "
+                            "five of its tiles.", {"player": player})
         if phase == "lay":
-            cell = cell_name(state.grid.index(EMPTY), self.size)
-            return Sentence("The next layout tile goes face down on {cell} "
-                            "(lay {cell} SHAPE VALUE).", {"cell": cell})
+            cell = state.grid.index(EMPTY)
+            where = words.square(cell, size)
+            if cell == self.centre:
+                return Sentence("{player}: lay a tile face up on {square}, the centre of the "
+                                "garden.", {"player": names[0], "square": where})
+            return Sentence("{player}: lay a face-down tile on {square}.",
+                            {"player": names[0], "square": where})
         if phase == "deal":
-            return Sentence("A tile for {player} is to be laid face down on the deal pad "
-                            "(deal SHAPE VALUE).", who)
+            if state.seat == 0:
+                return Sentence("{player}: lay a face-down tile from the supply on the deal pad "
+                                "for yourself.", {"player": names[0]})
+            return Sentence("{dealer}: lay a face-down tile from the supply on the deal pad for "
+                            "{player}.", {"dealer": names[0], "player": player})
         if phase in ("collect", "receive"):
-            return Sentence("{player} is to take the tile on the deal pad into their hand "
-                            "(pick).", who)
+            return Sentence("{player}: take the tile from the deal pad into your hand without "
+                            "showing it.", {"player": player})
         if phase == "draft":
-            extra = len(state.hands[state.seat]) - self.components.hand_size
-            template = ("{player} is to lay {count} more tile to pass on the deal pad, one at "
-                        "a time (pass SHAPE VALUE)." if extra == 1 else
-                        "{player} is to lay {count} more tiles to pass on the deal pad, one at "
-                        "a time (pass SHAPE VALUE).")
-            return Sentence(template, {**who, "count": str(extra)})
+            keep = str(self.components.hand_size)
+            if state.seat == 0:
+                return Sentence("{player}: lay a tile you do not keep face down on the deal pad; "
+                                "it goes back in the box. You keep {keep}.",
+                                {"player": player, "keep": keep})
+            return Sentence("{player}: lay a tile for {next} face down on the deal pad. You "
+                            "keep {keep}.",
+                            {"player": player, "next": names[state.seat - 1], "keep": keep})
         if phase == "return":
-            return Sentence("{player} is to put the tile on the deal pad back in the box "
-                            "(box).", who)
+            return Sentence("{player}: put the tile from the deal pad back in the box, unseen.",
+                            {"player": player})
         if phase == "visitor":
-            return Sentence("{player} is to place a visitor (visitor R:C:DIR).", who)
+            per_player = self.components.visitors_per_player[len(names)]
+            left = per_player - sum(1 for _, seat in state.visitors if seat == state.seat)
+            return Sentence("{player}: stand one of your visitors ({count} left) at the edge of "
+                            "the garden, looking along a row, a column or a diagonal.",
+                            {"player": player, "count": str(left)})
         if phase == "take":
-            spot = self.spots[state.visitors[-1][0]].name
-            return Sentence("{player} is to take a face-down tile from the line of the visitor "
-                            "at {spot}.", {**who, "spot": spot})
+            line = words.line(self.spots[state.visitors[-1][0]], size)
+            if state.optional_take:
+                return Sentence("{player}: take a face-down tile from {line} into your hand, "
+                                "or press confirm to take none.",
+                                {"player": player, "line": line})
+            return Sentence("{player}: take a face-down tile from {line} into your hand.",
+                            {"player": player, "line": line})
         if phase == "place":
-            cell = cell_name(state.gap, self.size)
-            return Sentence("{player} is to put a hand tile face up on {cell} "
-                            "(place {cell} SHAPE VALUE).", {**who, "cell": cell})
-        return Sentence("The game is over.")
+            return Sentence("{player}: put a tile from your hand face up into the gap on "
+                            "{square}.",
+                            {"player": player, "square": words.square(state.gap, size)})
+        return Sentence("Game over.")
+
+    def action_sentence(self, state: TopiaryState, action: str) -> Sentence:
+        """A step told for the list of events, naming no tile laid face down, dealt or
+        passed."""
+        parsed = self.texts.parsed.get(action) or parse(action, self.texts)[1]
+        names = state.players
+        player = names[state.seat]
+        size = self.size
+        kind = parsed.kind
+        if kind == "remove":
+            return Sentence("{player} puts the {shape} set back in the box.",
+                            {"player": player, "shape": words.shape(parsed.shape)})
+        if kind == "lay":
+            if parsed.cell == self.centre:
+                return Sentence("{tile} lies face up on {square}, the centre of the garden.", {
+                    "tile": words.tile(*self.components.tiles[parsed.tile]),
+                    "square": words.square(parsed.cell, size)})
+            return Sentence("A face-down tile lies on {square}.",
+                            {"square": words.square(parsed.cell, size)})
+        if kind == "deal":
+            return Sentence("A face-down tile is dealt to {player}.", {"player": player})
+        if kind == "pick":
+            return Sentence("{player} takes the tile from the deal pad into their hand.",
+                            {"player": player})
+        if kind == "pass":
+            if state.seat == 0:
+                return Sentence("{player} gives up a face-down tile.", {"player": player})
+            return Sentence("{player} passes a face-down tile to {next}.",
+                            {"player": player, "next": names[state.seat - 1]})
+        if kind == "box":
+            return Sentence("{player} puts the tile from the deal pad back in the box.",
+                            {"player": player})
+        if kind == "visitor":
+            spot = words.looking(self.spots[parsed.spot], size)
+            return Sentence("{player} stands a visitor at {spot}.",
+                            {"player": player, "spot": spot})
+        if kind == "take":
+            return Sentence("{player} takes the face-down tile from {square}.",
+                            {"player": player, "square": words.square(parsed.cell, size)})
+        if kind == "no_take":
+            return Sentence("{player} takes no tile.", {"player": player})
+        return Sentence("{player} puts {tile} face up on {square}.", {
+            "player": player, "tile": words.tile(*self.components.tiles[parsed.tile]),
+            "square": words.square(parsed.cell, size)})
+
+    def describe_result(self, state: TopiaryState) -> Sentence:
+        """The winner, and at a tie which of the sheet's two tie-breaks decided: more points
+        from hand tiles, then the tied player who moved last."""
+        if not self.is_terminal(state):
+            return super().describe_result(state)
+        result = self.scoring(state)
+        totals, hand = result.sheet.totals, result.hand_points
+        winner = self.winners(state)[0]
+        best = totals[winner]
+        rivals = [seat for seat, total in enumerate(totals) if total == best and seat != winner]
+        if not rivals:
+            return super().describe_result(state)
+        names = state.players
+        same_hand = [seat for seat in rivals if hand[seat] == hand[winner]]
+        told: dict[str, str | Sentence] = {"player": names[winner], "points": str(best),
+                                           "hand": str(hand[winner])}
+        if not same_hand:
+            return Sentence("{player} wins the tie with {others} at {points} points by scoring "
+                            "more from hand tiles ({hand}).",
+                            {**told, "others": listing([names[seat] for seat in rivals])})
+        return Sentence("{player} wins the tie with {others} at {points} points and {hand} from "
+                        "hand tiles by having moved last.",
+                        {**told, "others": listing([names[seat] for seat in same_hand])})
 
     # -- the steps -----------------------------------------------------------------------------
     def _remove(self, state: TopiaryState, action: Action) -> TopiaryState:
@@ -233,12 +342,13 @@ class Topiary(Game[TopiaryState]):
         cell = state.grid.index(EMPTY)
         tile = action.tile
         if action.cell != cell:
-            raise IllegalAction(
-                f"the layout is laid row by row from the north-west corner: the next tile goes "
-                f"on {cell_name(cell, self.size)}, not {cell_name(action.cell, self.size)}"
-            )
+            raise IllegalAction(Sentence(
+                "the layout is laid row by row from the north-west corner: the next tile goes "
+                "on {square}, not {given}", {"square": cell_name(cell, self.size),
+                                             "given": cell_name(action.cell, self.size)}))
         if tile not in state.supply:
-            raise IllegalAction(f"{self._tile(tile)} is not in the supply any more")
+            raise IllegalAction(Sentence("{tile} is not in the supply any more",
+                                         {"tile": self._tile(tile)}))
         grid = replaced(state.grid, cell, tile)
         face_up = state.face_up
         if cell == self.centre:
@@ -249,7 +359,8 @@ class Topiary(Game[TopiaryState]):
 
     def _deal(self, state: TopiaryState, action: Action) -> TopiaryState:
         if action.tile not in state.supply:
-            raise IllegalAction(f"{self._tile(action.tile)} is not in the supply any more")
+            raise IllegalAction(Sentence("{tile} is not in the supply any more",
+                                         {"tile": self._tile(action.tile)}))
         supply = removed(state.supply, action.tile)
         return state._replace(phase="collect", supply=supply, pad=action.tile)
 
@@ -268,7 +379,8 @@ class Topiary(Game[TopiaryState]):
     def _pass(self, state: TopiaryState, action: Action) -> TopiaryState:
         seat = state.seat
         if action.tile not in state.hands[seat]:
-            raise IllegalAction(f"{state.players[seat]} does not hold {self._tile(action.tile)}")
+            raise IllegalAction(Sentence("{player} does not hold {tile}", {
+                "player": state.players[seat], "tile": self._tile(action.tile)}))
         hands = replaced(state.hands, seat, removed(state.hands[seat], action.tile))
         if seat == 0:  # the start player chooses last: what they pass goes back in the box
             return state._replace(phase="return", hands=hands, pad=action.tile)
@@ -292,9 +404,8 @@ class Topiary(Game[TopiaryState]):
         spot = action.spot
         for taken, seat in state.visitors:
             if taken == spot:
-                raise IllegalAction(
-                    f"spot {self.spots[spot].name} is taken by {state.players[seat]}'s visitor"
-                )
+                raise IllegalAction(Sentence("spot {spot} is taken by {player}'s visitor", {
+                    "spot": words.spot_short(self.spots[spot]), "player": state.players[seat]}))
         visitors = (*state.visitors, (spot, state.seat))
         grid, up = state.grid, state.face_up
         if any(grid[c] != EMPTY and not up[c] for c in self.spots[spot].line):
@@ -306,10 +417,12 @@ class Topiary(Game[TopiaryState]):
         spot = self.spots[state.visitors[-1][0]]
         where = cell_name(cell, self.size)
         if cell not in spot.line:
-            raise IllegalAction(f"{where} is not in the line of the visitor at {spot.name}")
+            raise IllegalAction(Sentence("{square} is not in the line of the visitor at {spot}",
+                                         {"square": where, "spot": words.spot_short(spot)}))
         tile = state.grid[cell]
         if tile == EMPTY or state.face_up[cell]:
-            raise IllegalAction(f"the tile on {where} is not face down: take a face-down tile")
+            raise IllegalAction(Sentence("the tile on {square} is not face down: take a "
+                                         "face-down tile", {"square": where}))
         seat = state.seat
         hands = replaced(state.hands, seat, tuple(sorted((*state.hands[seat], tile))))
         grid = replaced(state.grid, cell, EMPTY)
@@ -318,13 +431,12 @@ class Topiary(Game[TopiaryState]):
     def _place_tile(self, state: TopiaryState, action: Action) -> TopiaryState:
         cell, tile = action.cell, action.tile
         if cell != state.gap:
-            raise IllegalAction(
-                f"the tile goes into the gap on {cell_name(state.gap, self.size)}, "
-                f"not on {cell_name(cell, self.size)}"
-            )
+            raise IllegalAction(Sentence("the tile goes into the gap on {gap}, not on {given}", {
+                "gap": cell_name(state.gap, self.size), "given": cell_name(cell, self.size)}))
         seat = state.seat
         if tile not in state.hands[seat]:
-            raise IllegalAction(f"{state.players[seat]} does not hold {self._tile(tile)}")
+            raise IllegalAction(Sentence("{player} does not hold {tile}", {
+                "player": state.players[seat], "tile": self._tile(tile)}))
         hands = replaced(state.hands, seat, removed(state.hands[seat], tile))
         grid = replaced(state.grid, cell, tile)
         face_up = replaced(state.face_up, cell, True)
@@ -337,8 +449,9 @@ class Topiary(Game[TopiaryState]):
             return state._replace(phase="over", visitors=visitors)
         return state._replace(phase="visitor", visitors=visitors, seat=(state.seat + 1) % n)
 
-    def _tile(self, tile: int) -> str:
-        return self.components.tile_names[tile]
+    def _tile(self, tile: int) -> Sentence:
+        """A tile by its name, ``swan 4``, its shape translatable."""
+        return words.tile(*self.components.tiles[tile])
 
     # -- scoring -------------------------------------------------------------------------------
     def scoring(self, state: TopiaryState) -> Scoring:

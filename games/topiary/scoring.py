@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.core.game import Sentence, comma_list
 from games.core.scoresheet import ScoreLine, ScoreSheet
 
+from . import words
 from .components import Components
 from .spots import Spot
 
@@ -33,14 +35,23 @@ class LineScore:
         return self.base + sum(points for _, points in self.bonuses)
 
     def text(self, components: Components) -> str:
+        """The line in English: ``spot 0:0:SE: swan 2, swan 4 = 6, set bonus swan +2 = 8``."""
+        return str(self.sentence(components))
+
+    def sentence(self, components: Components) -> Sentence:
+        """The line as a Sentence, its tiles, shapes and compass letters translatable."""
+        spot = words.spot_short(self.spot)
         if not self.scored:
-            return f"spot {self.spot.name}: no face-up tile = 0"
-        tiles = ", ".join(components.tile_names[tile] for tile in self.scored)
-        text = f"spot {self.spot.name}: {tiles} = {self.base}"
-        if self.bonuses:
-            bonus = ", ".join(f"{shape} +{points}" for shape, points in self.bonuses)
-            text += f", set bonus {bonus} = {self.total}"
-        return text
+            return Sentence("spot {spot}: no face-up tile = 0", {"spot": spot})
+        tiles = comma_list([words.tile(*components.tiles[tile]) for tile in self.scored])
+        told: dict[str, str | Sentence] = {"spot": spot, "tiles": tiles, "base": str(self.base)}
+        if not self.bonuses:
+            return Sentence("spot {spot}: {tiles} = {base}", told)
+        bonus = comma_list([
+            Sentence("{shape} +{points}", {"shape": words.shape(shape), "points": str(points)})
+            for shape, points in self.bonuses])
+        return Sentence("spot {spot}: {tiles} = {base}, set bonus {bonus} = {total}",
+                        {**told, "bonus": bonus, "total": str(self.total)})
 
 
 def score_line(
@@ -71,16 +82,16 @@ def hand_tile_line(tile: int, lines: Sequence[LineScore], components: Components
     """A hand tile scores its value if one of its owner's visitors scores a higher tile of the
     same shape; each hand tile counts once, however many visitors would qualify it."""
     shape, value = components.tiles[tile]
-    name = components.tile_names[tile]
+    name = words.tile(shape, value)
     for line in lines:
         for scored in line.scored:
             if components.tiles[scored][0] == shape and components.tiles[scored][1] > value:
-                return ScoreLine(
-                    f"hand {name}: {value} (spot {line.spot.name} scores "
-                    f"{components.tile_names[scored]})",
-                    value,
-                )
-    return ScoreLine(f"hand {name}: 0 (no visitor of yours scores a higher {shape})", 0)
+                return ScoreLine(Sentence(
+                    "hand {tile}: {value} (spot {spot} scores {scored})",
+                    {"tile": name, "value": str(value), "spot": words.spot_short(line.spot),
+                     "scored": words.tile(*components.tiles[scored])}), value)
+    return ScoreLine(Sentence("hand {tile}: 0 (no visitor of yours scores a higher {shape})",
+                              {"tile": name, "shape": words.shape(shape)}), 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +118,7 @@ def score_table(
     sheet_lines: list[tuple[ScoreLine, ...]] = []
     hand_points = []
     for seat in range(len(players)):
-        entries = [ScoreLine(line.text(components), line.total) for line in lines[seat]]
+        entries = [ScoreLine(line.sentence(components), line.total) for line in lines[seat]]
         hand_lines = (
             [hand_tile_line(tile, lines[seat], components) for tile in hands[seat]]
             if hands is not None

@@ -27,12 +27,14 @@ from games.core.game import (
     Secret,
     Sentence,
     Site,
+    listing,
 )
 from games.core.grid import cell_name
 from games.core.scoresheet import ScoreSheet
 from games.core.tuples import removed, replaced
 
 from . import position as position_module
+from . import words
 from .actions import DONE, PASS, RETIRE, SETUP, Action, action_texts, parse
 from .components import STEPS, Components, load_components
 from .display import (
@@ -128,7 +130,6 @@ class Trapper(Game[TrapperState]):
         self.colour_order = sorted(range(len(c.colours)), key=lambda i: c.colours[i])
         """Colours in the order of their names (the order of ``deal``/``draw`` actions)."""
         self.tile_pieces = tuple(tile.piece for tile in c.tiles)
-        self.tile_names = tuple(tile.name for tile in c.tiles)
         self.bonus_sites = tuple(f"bank:bonus:{v}" for v in c.bonus_chips)
         self.species_sites = tuple(f"bank:species:{v}" for v in c.species_chips)
         self.valued = {name: c.with_values(name) for name in c.worths}
@@ -329,31 +330,84 @@ class Trapper(Game[TrapperState]):
             return self._card(state, parsed)
         if phase == "setup" and kind == "setup":
             return self._setup(state)
-        raise IllegalAction(f"not now: {self.describe_step(state)}")
+        raise IllegalAction(Sentence("not now: {step}", {"step": self.describe_step(state)}))
+
+    def to_act(self, state: TrapperState) -> int | None:
+        """The start player sets out the chips and the trappers and lays the landscape; the
+        cards are dealt by the service (``players_deal`` is off), so nobody's hands do that."""
+        if state.phase in ("setup", "lay", "turn"):
+            return state.seat
+        return None
 
     def describe_step(self, state: TrapperState) -> Sentence:
-        """What the table is waiting for, in words (used in refusals and views)."""
-        who = {"player": state.players[state.seat]}
+        """Who does what with which piece where, in the box's words (the page's headline,
+        refusals)."""
         phase = state.phase
+        who: dict[str, str | Sentence] = {"player": state.players[state.seat]}
         if phase == "setup":
-            return Sentence("{player} is to lay the chips into the bank and stand the trappers "
-                            "on the centre squares (setup).", who)
+            return Sentence("{player}: lay the bonus chips and the species chips into the bank "
+                            "and stand the four trappers on the four centre squares.", who)
         if phase == "lay":
-            cell = cell_name(self._next_layout_cell(state), self.size)
-            return Sentence("The next layout tile goes face down on {cell} (lay {cell} TILE).",
-                            {"cell": cell})
+            cell = self._next_layout_cell(state)
+            where = {**who, "square": cell_name(cell, self.size)}
+            if any(other in self.centre for other, _ in self.neighbours[cell]):
+                return Sentence("{player}: lay the next prey tile face up on square {square}, "
+                                "next to a trapper, its butterfly towards the butterfly "
+                                "corner.", where)
+            return Sentence("{player}: lay the next prey tile face down on square {square}.",
+                            where)
         if phase == "deal":
-            return Sentence("A card is to be dealt to {player} (deal COLOUR).", who)
+            return Sentence("The table deals {player} a trapper card: it shows on their player "
+                            "page.", who)
         if phase == "draw":
-            return Sentence("{player} draws a card (draw COLOUR).", who)
+            if state.draws_left == 1:
+                return Sentence("{player} draws 1 more trapper card: it shows on their player "
+                                "page.", who)
+            return Sentence("{player} draws {count} trapper cards: they show on their player "
+                            "page.", {**who, "count": str(state.draws_left)})
         if phase == "turn":
-            if state.trapper == EMPTY:
-                return Sentence("{player} is to move a trapper (COLOUR R:C [joker COLOUR]), "
-                                "trade for a species chip, pass or retire.", who)
-            return Sentence("{player} may move the {colour} trapper again, trade, or end the "
-                            "turn (done).",
-                            {**who, "colour": self.components.colours[state.trapper]})
-        return Sentence("The game is over.")
+            step = self._turn_step(state, who)
+            if self._trades(state):
+                return Sentence("{step} You may also trade sold loads for a species chip.",
+                                {"step": step})
+            return step
+        if all(tile == EMPTY for tile in state.grid):
+            return Sentence("Game over: the last prey tile has been taken.")
+        if all(state.retired):
+            return Sentence("Game over: every player has ended the game.")
+        return Sentence("Game over: every player passed in a row.")
+
+    def _turn_step(self, state: TrapperState, who: dict[str, str | Sentence]) -> Sentence:
+        """A turn: move a trapper (the first one, or the same again), pass, or end. Told from
+        what everyone sees: whether the hand can pay is the player's secret."""
+        if state.trapper != EMPTY:
+            moving = words.trapper(self.components.colours[state.trapper])
+            return Sentence("{player}: move {trapper} again with another card onto the play "
+                            "pad, or end your turn and draw 2 cards.", {**who, "trapper": moving})
+        if self._may_pass(state):
+            return Sentence("{player}: play a trapper card onto the play pad and move the "
+                            "trapper of its colour onto a face-up prey tile next to it (two "
+                            "cards of one colour pay for any trapper); or pass and draw 2 "
+                            "cards.", who)
+        return Sentence("{player}: play a trapper card onto the play pad and move the "
+                        "trapper of its colour onto a face-up prey tile next to it (two "
+                        "cards of one colour pay for any trapper); or, with no card left to "
+                        "draw, end the game for yourself.", who)
+
+    def describe_result(self, state: TrapperState) -> Sentence:
+        """The most money wins; the sheet has no tie-break, so a tie is a shared win."""
+        if state.phase != "over":
+            return super().describe_result(state)
+        totals = self.score(state).totals
+        winners = self.winners(state)
+        money = str(totals[winners[0]])
+        if len(winners) > 1:
+            return Sentence("{players} share the win with {money} money each: the rules "
+                            "break no tie.",
+                            {"players": listing([state.players[s] for s in winners]),
+                             "money": money})
+        return Sentence("{player} wins with the most money: {money}.",
+                        {"player": state.players[winners[0]], "money": money})
 
     # -- the steps -----------------------------------------------------------------------------
     def _setup(self, state: TrapperState) -> TrapperState:
@@ -366,13 +420,14 @@ class Trapper(Game[TrapperState]):
     def _lay(self, state: TrapperState, action: Action) -> TrapperState:
         cell = self._next_layout_cell(state)
         if action.cell != cell:
-            raise IllegalAction(
-                f"the layout is laid row by row from the north-west corner, leaving out the "
-                f"centre: the next tile goes on {cell_name(cell, self.size)}, not "
-                f"{cell_name(action.cell, self.size)}"
-            )
+            raise IllegalAction(Sentence(
+                "the layout is laid row by row from the north-west corner, leaving out the "
+                "centre: the next tile goes on {square}, not {given}",
+                {"square": cell_name(cell, self.size),
+                 "given": cell_name(action.cell, self.size)}))
         if action.tile not in state.supply:
-            raise IllegalAction(f"{self.tile_names[action.tile]} is already laid")
+            raise IllegalAction(Sentence("{tile} is already laid",
+                                         {"tile": self._tile(action.tile)}))
         grid = replaced(state.grid, cell, action.tile)
         near_trapper = any(other in self.centre for other, _ in self.neighbours[cell])
         face_up = replaced(state.face_up, cell, True) if near_trapper else state.face_up
@@ -384,7 +439,8 @@ class Trapper(Game[TrapperState]):
     def _card(self, state: TrapperState, action: Action) -> TrapperState:
         colour = action.colour
         if not state.draw[colour]:
-            raise IllegalAction(f"no {self.components.colours[colour]} card is left to draw")
+            raise IllegalAction(Sentence("no {colour} card is left to draw",
+                                         {"colour": words.colour(self.components.colours[colour])}))
         seat = state.seat
         draw = replaced(state.draw, colour, state.draw[colour] - 1)
         hand = state.hands[seat]
@@ -435,10 +491,11 @@ class Trapper(Game[TrapperState]):
 
     def _pass(self, state: TrapperState, action: Action) -> TrapperState:
         if state.trapper != EMPTY:
-            raise IllegalAction("you have moved a trapper this turn: end it with done")
+            raise IllegalAction(Sentence("you have moved a trapper this turn: end it with done"))
         if not self._may_pass(state):
-            raise IllegalAction("no card is left to draw, so there is nothing to pass for: "
-                                "move a trapper or end the game for yourself (retire)")
+            raise IllegalAction(Sentence("no card is left to draw, so there is nothing to pass "
+                                         "for: move a trapper or end the game for yourself "
+                                         "(retire)"))
         if not state.first_reading:
             return self._end_turn(state)
         passes = state.passes + 1
@@ -448,13 +505,13 @@ class Trapper(Game[TrapperState]):
 
     def _done(self, state: TrapperState, action: Action) -> TrapperState:
         if state.trapper == EMPTY:
-            raise IllegalAction("you have not moved a trapper this turn: pass instead")
+            raise IllegalAction(Sentence("you have not moved a trapper this turn: pass instead"))
         return self._end_turn(state)
 
     def _retire(self, state: TrapperState, action: Action) -> TrapperState:
         if state.trapper != EMPTY or state.traded:
-            raise IllegalAction("you may end the game for yourself only instead of a turn, "
-                                "before moving a trapper or trading")
+            raise IllegalAction(Sentence("you may end the game for yourself only instead of a "
+                                         "turn, before moving a trapper or trading"))
         seat = state.seat
         hand = state.hands[seat]
         discard = tuple(a + b for a, b in zip(state.discard, hand, strict=True))
@@ -469,20 +526,20 @@ class Trapper(Game[TrapperState]):
 
     def _trade(self, state: TrapperState, action: Action) -> TrapperState:
         if state.traded:
-            raise IllegalAction("only one species chip may be traded a turn")
+            raise IllegalAction(Sentence("only one species chip may be traded a turn"))
         values = self.components.species_chips
         index = values.index(action.k)
         if state.species[index] != EMPTY:
             holder = state.players[state.species[index]]
-            raise IllegalAction(f"the species chip {action.k} is taken (by {holder})")
+            raise IllegalAction(Sentence("the species chip {chip} is taken (by {player})",
+                                         {"chip": str(action.k), "player": holder}))
         seat = state.seat
         display = state.displays[seat]
         kinds = len(species_of_sold(display, self.components))
         if kinds < action.k:
-            raise IllegalAction(
-                f"the species chip {action.k} needs sold loads of {action.k} different species;"
-                f" you hold {kinds}"
-            )
+            raise IllegalAction(Sentence(
+                "the species chip {chip} needs sold loads of {chip} different species; you "
+                "hold {count}", {"chip": str(action.k), "count": str(kinds)}))
         displays = replaced(state.displays, seat, trade_loads(display, action.k, self.components))
         return state._replace(
             displays=displays, species=replaced(state.species, index, seat), traded=True)
@@ -492,19 +549,23 @@ class Trapper(Game[TrapperState]):
         colour, cell = action.colour, action.cell
         name = colours[colour]
         if state.trapper not in (EMPTY, colour):
-            raise IllegalAction(
-                f"only one trapper moves in a turn: this turn it is the {colours[state.trapper]}"
-            )
+            raise IllegalAction(Sentence(
+                "only one trapper moves in a turn: this turn it is the {colour}",
+                {"colour": words.colour(colours[state.trapper])}))
         seat = state.seat
         hand = state.hands[seat]
         if action.joker == EMPTY:
             if not hand[colour]:
-                raise IllegalAction(f"you hold no {name} card (two cards of one colour will do)")
+                raise IllegalAction(Sentence(
+                    "you hold no {colour} card (two cards of one colour will do)",
+                    {"colour": words.colour(name)}))
             paid = (colour,)
         else:
             if hand[action.joker] < 2:
-                raise IllegalAction(f"you need two {colours[action.joker]} cards to pay for the "
-                                    f"{name} trapper")
+                raise IllegalAction(Sentence(
+                    "you need {cards} to pay for {trapper}",
+                    {"cards": words.cards(colours[action.joker], 2),
+                     "trapper": words.trapper(name)}))
             paid = (action.joker, action.joker)
         cells, jump = self.reachable(state, colour)
         if cell not in cells:
@@ -514,12 +575,20 @@ class Trapper(Game[TrapperState]):
         places = self._places(state, display, tile)
         onto = action.onto
         if len(places) > 1 and onto not in places:
-            options = ", ".join(self.tile_names[p] for p in places)
-            raise IllegalAction(f"say which canoe {self.tile_names[tile]} goes onto: {options}")
+            raise IllegalAction(Sentence(
+                "say which canoe {tile} goes onto: {canoes}",
+                {"tile": self._tile(tile),
+                 "canoes": words.tiles([self.components.tiles[p] for p in places],
+                                       self.components.species)}))
         if len(places) <= 1 and onto != NONE:
-            where = "lies loose" if not places else f"goes onto {self.tile_names[places[0]]}"
-            why = "there is no choice to make" if state.choose else "placement is auto"
-            raise IllegalAction(f"{self.tile_names[tile]} {where}: {why}")
+            why = (Sentence("there is no choice to make") if state.choose
+                   else Sentence("placement is auto"))
+            if not places:
+                raise IllegalAction(Sentence("{tile} lies loose: {why}",
+                                             {"tile": self._tile(tile), "why": why}))
+            raise IllegalAction(Sentence("{tile} goes onto {canoe}: {why}",
+                                         {"tile": self._tile(tile), "why": why,
+                                          "canoe": self._tile(places[0])}))
         if len(places) == 1:
             onto = places[0]
         for paid_colour in paid:
@@ -551,21 +620,29 @@ class Trapper(Game[TrapperState]):
             return state._replace(phase="over", trapper=EMPTY)
         return state
 
-    def _why_not_cell(self, state: TrapperState, colour: int, cell: int, jump: bool) -> str:
-        where = cell_name(cell, self.size)
-        name = self.components.colours[colour]
+    def _why_not_cell(self, state: TrapperState, colour: int, cell: int, jump: bool
+                      ) -> Sentence:
+        where = {"square": cell_name(cell, self.size),
+                 "trapper": words.trapper(self.components.colours[colour])}
         tile = state.grid[cell]
         if tile == EMPTY:
-            return f"there is no tile on {where}: a trapper never moves onto an empty square"
+            return Sentence("there is no tile on {square}: a trapper never moves onto an empty "
+                            "square", where)
         if not state.face_up[cell]:
-            return f"the tile on {where} is face down: only face-up tiles may be taken"
+            return Sentence("the tile on {square} is face down: only face-up tiles may be "
+                            "taken", where)
         if jump:  # pragma: no cover - every face-up tile is reachable by a jump
-            return f"the {name} trapper cannot reach {where}"
+            return Sentence("{square} is out of reach for {trapper}", where)
         for other, crossing in self.neighbours[state.trappers[colour]]:
             if other == cell and self.water[tile] == crossing:
-                return f"water blocks the way: {where} has its water side towards the trapper"
-        return (f"{where} is not next to the {name} trapper (it may jump only when it can take "
-                "no tile next to it)")
+                return Sentence("water blocks the way: {square} has its water side towards the "
+                                "trapper", where)
+        return Sentence("{square} is not next to {trapper} (it may jump only when it can take "
+                        "no tile next to it)", where)
+
+    def _tile(self, tile: int) -> Sentence:
+        """A tile's name to translate (``bear-2a``, German ``Bär-2a``)."""
+        return words.tile(self.components.tiles[tile], self.components.species)
 
     # -- scoring -------------------------------------------------------------------------------
     def score(self, state: TrapperState) -> ScoreSheet:
@@ -736,6 +813,45 @@ class Trapper(Game[TrapperState]):
         if verb in ("deal", "draw") and state.phase in ("deal", "draw"):
             return f"{verb} a card"
         return action
+
+    def action_sentence(self, state: TrapperState, action: str) -> Sentence:
+        """A step told in words for the events list: laid tiles and dealt cards unnamed, as
+        in ``public_action``."""
+        parsed = parse(action, self.texts)[1]
+        c = self.components
+        who: dict[str, str | Sentence] = {"player": state.players[state.seat]}
+        kind = parsed.kind
+        if kind == "setup":
+            return Sentence("{player} lays the chips into the bank and stands the trappers on "
+                            "the centre squares.", who)
+        if kind == "lay":
+            return Sentence("A prey tile is laid on square {square}.",
+                            {"square": cell_name(parsed.cell, self.size)})
+        if kind == "deal":
+            return Sentence("{player} is dealt a trapper card.", who)
+        if kind == "draw":
+            return Sentence("{player} draws a trapper card.", who)
+        if kind == "step":
+            tile = state.grid[parsed.cell]
+            paid = (words.cards(c.colours[parsed.colour], 1) if parsed.joker == NONE
+                    else words.cards(c.colours[parsed.joker], 2))
+            named = {**who, "cards": paid, "trapper": words.trapper(c.colours[parsed.colour]),
+                     "square": cell_name(parsed.cell, self.size),
+                     "tile": words.tile(c.tiles[tile], c.species) if tile != EMPTY else "?"}
+            if parsed.onto != NONE:
+                named["canoe"] = words.tile(c.tiles[parsed.onto], c.species)
+                return Sentence("{player} plays {cards} and moves {trapper} to {square}, "
+                                "taking {tile} onto {canoe}.", named)
+            return Sentence("{player} plays {cards} and moves {trapper} to {square}, taking "
+                            "{tile}.", named)
+        if kind == "trade":
+            return Sentence("{player} trades sold loads of {count} species for the species "
+                            "chip {count}.", {**who, "count": str(parsed.k)})
+        if kind == "pass":
+            return Sentence("{player} passes.", who)
+        if kind == "done":
+            return Sentence("{player} ends their turn.", who)
+        return Sentence("{player} ends the game for themselves.", who)
 
     def board(self, state: TrapperState) -> dict[str, str]:
         """Tiles and trappers on the grid (face up or down, the tags say the same), the last

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.core.game import Sentence
 from games.core.scoresheet import ScoreLine, ScoreSheet
 
+from . import words
 from .components import CANOE, Components
 from .display import Display, Sold, load_value
 
 
-def sale_text(sold: Sold, components: Components) -> str:
+def sale_text(sold: Sold, components: Components) -> Sentence:
     names = components.tiles
-    load = ", ".join(names[t].name for t in sold.load)
-    return (
-        f"sold {names[sold.canoe].name} ({load}): 2 x {load_value(sold.load, components)} "
-        f"= {sold.amount}"
-    )
+    return Sentence("sold {canoe} ({load}): 2 x {value} = {amount}", {
+        "canoe": words.tile(names[sold.canoe], components.species),
+        "load": words.tiles([names[t] for t in sold.load], components.species),
+        "value": str(load_value(sold.load, components)), "amount": str(sold.amount)})
 
 
 def chip_payouts(
@@ -49,46 +50,56 @@ def score_table(
 ) -> ScoreSheet:
     """Money per player with its lines; ``final`` adds the end-of-game scoring."""
     tiles = components.tiles
+    kinds = components.species
     lines: list[list[ScoreLine]] = [[] for _ in players]
     for seat in range(len(players)):
         if start_money:
-            lines[seat].append(ScoreLine(f"starting money: {start_money}", start_money))
+            lines[seat].append(ScoreLine(Sentence("starting money: {money}",
+                                                  {"money": str(start_money)}), start_money))
         for sold in sales[seat]:
             lines[seat].append(ScoreLine(sale_text(sold, components), sold.amount))
     if final:
         for seat, display in enumerate(displays):
             for canoe in display.canoes:
                 load = canoe.tiles()
+                info = tiles[canoe.canoe]
                 if not load:
-                    info = tiles[canoe.canoe]
                     lines[seat].append(ScoreLine(
-                        f"empty {info.name}: -{info.value} (capacity)", -info.value))
+                        Sentence("empty {canoe}: -{capacity} (capacity)",
+                                 {"canoe": words.tile(info, kinds), "capacity": str(info.value)}),
+                        -info.value))
                     continue
-                names = ", ".join(tiles[t].name for t in load)
                 value = load_value(load, components)
                 lines[seat].append(ScoreLine(
-                    f"unfinished {tiles[canoe.canoe].name} ({names}): +{value}", value))
+                    Sentence("unfinished {canoe} ({load}): +{value}",
+                             {"canoe": words.tile(info, kinds),
+                              "load": words.tiles([tiles[t] for t in load], kinds),
+                              "value": str(value)}),
+                    value))
             for tile in display.loose:
                 info = tiles[tile]
-                what = "capacity" if info.kind == CANOE else "value"
-                lines[seat].append(ScoreLine(f"loose {info.name}: -{info.value} ({what})",
-                                             -info.value))
+                named = {"tile": words.tile(info, kinds), "value": str(info.value)}
+                lines[seat].append(ScoreLine(
+                    Sentence("loose {tile}: -{value} (capacity)", named) if info.kind == CANOE
+                    else Sentence("loose {tile}: -{value} (value)", named),
+                    -info.value))
         for kind, owners, values in (
             ("bonus", bonus_owners, components.bonus_chips),
             ("species", species_owners, components.species_chips),
         ):
             for owner, value, rank, pay in chip_payouts(owners, values, components.payouts):
-                place = f"{rank}{_suffix(rank)} highest" if pay else "not among the highest"
-                lines[owner].append(ScoreLine(f"{kind} chip {value}: {place}, +{pay}", pay))
+                chip = {"chip": str(value), "pay": str(pay),
+                        "place": words.ordinal_place(rank) if pay
+                        else Sentence("not among the highest")}
+                lines[owner].append(ScoreLine(
+                    Sentence("bonus chip {chip}: {place}, +{pay}", chip) if kind == "bonus"
+                    else Sentence("species chip {chip}: {place}, +{pay}", chip),
+                    pay))
     return ScoreSheet(
         players=tuple(players),
         totals=tuple(sum(line.points for line in seat_lines) for seat_lines in lines),
         lines=tuple(tuple(seat_lines) for seat_lines in lines),
     )
-
-
-def _suffix(rank: int) -> str:
-    return {1: "st", 2: "nd", 3: "rd"}.get(rank, "th")
 
 
 def rank_winners(totals: Sequence[int]) -> list[int]:

@@ -57,7 +57,7 @@ def test_a_hint_is_asked_for_the_player_on_turn_and_lights_its_sites() -> None:
     state = on_turn()
     book = AdviceBook(GAME)
     assert book.request(state, OPTIONS, seed=1) is None  # nobody asked
-    assert book.ask_hint(state, PLAYERS).startswith("thinking about a hint for ")
+    assert str(book.ask_hint(state, PLAYERS)).startswith("thinking about a hint for ")
     request = book.request(state, OPTIONS, seed=1)
     assert request is not None and request.kind == "hint"
     every = Successors(GAME, state)
@@ -66,7 +66,7 @@ def test_a_hint_is_asked_for_the_player_on_turn_and_lights_its_sites() -> None:
     assert book.sites(state, every)  # the move changes the board somewhere
     report = book.report(state, PLAYERS, every)
     assert report is not None and report.action == move.action and report.values
-    assert book.ask_hint(state, PLAYERS).endswith(move.action)
+    assert str(book.ask_hint(state, PLAYERS)).endswith(move.action)
 
 
 def test_no_hint_for_an_ai_seat_or_the_table_s_draws() -> None:

@@ -29,7 +29,7 @@ def test_reader_states_follow_the_self_test_faults_and_snapshots() -> None:
     assert health.note(SelfTest((ReaderCheck(ReaderStatus.OK, 0x92),
                                  ReaderCheck(ReaderStatus.NO_RESPONSE, 0))), one) is None
     assert health.readers[1] == {"site": "stack:2", "status": "no_response", "version": 0}
-    assert health.note(ReaderFault(0, ReaderStatus.COMM_ERROR), one) == \
+    assert str(health.note(ReaderFault(0, ReaderStatus.COMM_ERROR), one)) == \
         "reader 0 (stack:1): comm_error"
     health.note(Snapshot((ReaderState(ReaderStatus.OK, b""), ReaderState(ReaderStatus.OK, b""),
                           ReaderState(ReaderStatus.OK, b""))), one)
@@ -40,12 +40,13 @@ def test_reader_states_follow_the_self_test_faults_and_snapshots() -> None:
 def test_a_second_hubs_readers_are_the_profiles_numbers() -> None:
     health = HardwareHealth({0: "a", 1: "b", 5: "c", 7: "d"})
     left, right = hub("left", (0, 1)), hub("right", (7, 5))
-    assert health.note(ReaderFault(0, ReaderStatus.COMM_ERROR), right) == "reader 7 (d): comm_error"
+    assert str(health.note(ReaderFault(0, ReaderStatus.COMM_ERROR), right)) == \
+        "reader 7 (d): comm_error"
     health.note(SelfTest((ReaderCheck(ReaderStatus.OK, 0x92),
                           ReaderCheck(ReaderStatus.NO_RESPONSE, 0))), left)
     assert (health.readers[0]["status"], health.readers[1]["status"]) == ("ok", "no_response")
     assert health.readers[7]["status"] == "comm_error" and health.readers[5]["status"] == "unknown"
-    assert "not name" in health.note(ReaderFault(2, ReaderStatus.COMM_ERROR), right)
+    assert "not name" in str(health.note(ReaderFault(2, ReaderStatus.COMM_ERROR), right))
     assert 9 not in health.readers
 
 
@@ -53,8 +54,8 @@ def test_the_links_and_heartbeats_are_reported_per_hub() -> None:
     health = HardwareHealth({0: "stack:1", 1: "stack:2"})
     left, right = hub("left", (0,)), hub("right", (1,))
     hello = Hello(protocol_version=1, reader_count=1, miss_limit=3, firmware_version="1.2.0")
-    assert health.note(LinkUp(hello), left) == "hub left connected (firmware 1.2.0)"
-    assert health.note(LinkDown("unplugged"), right) == "hub right disconnected: unplugged"
+    assert str(health.note(LinkUp(hello), left)) == "hub left connected (firmware 1.2.0)"
+    assert str(health.note(LinkDown("unplugged"), right)) == "hub right disconnected: unplugged"
     assert health.note(Heartbeat(5000, 120, 1, 2, 41_000), left) is None
     hardware = health.report([left, right], led_count=22, led_pushes=None, blind={"stack:2"})
     first, second = hardware.hubs

@@ -66,7 +66,7 @@ def test_the_event_stream_sends_the_same_model(service) -> None:
     route = next(r for r in app.routes if getattr(r, "path", "") == "/api/events")
 
     async def first_event() -> dict:
-        response = await route.endpoint()
+        response = await route.endpoint(language="en")
         async for frame in response.body_iterator:
             await response.body_iterator.aclose()
             fields = dict(line.split(": ", 1) for line in frame.decode().split("\r\n") if line)

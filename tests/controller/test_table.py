@@ -81,7 +81,7 @@ def test_a_move_is_journalled_and_a_wrong_board_changes_nothing(table: Table) ->
     assert isinstance(decision, Discrepancy)
     status = table.status()
     assert status.discrepancy.wrong_sites == ["pad:play"]
-    assert "card blue:up1" in status.discrepancy.message
+    assert "Tiki Up 1 card (blue)" in status.discrepancy.message  # the card's art name
     assert table.actions == before
 
 

@@ -63,7 +63,7 @@ def test_a_game_is_started_played_undone_and_aborted(client: TestClient, service
     assert service.table.journal.games() == []
     assert client.post("/api/game", json={"players": ["anna", "ben"]}, headers=AUTH).json()["ok"]
     status = client.get("/api/status").json()
-    assert status["phase"] == "build" and status["to_act"] is None  # the table builds
+    assert status["phase"] == "build" and status["to_act"] == "anna"  # the start player builds
     # The players build the stack: readers 0-8 see the tikis (as the hub's snapshot says).
     service.tracker.snapshot({n: f"aabbcc{n:02x}" for n in range(9)}, now=0.0)
     service.hubs[0].seen = True  # as when the hub has sent this snapshot
@@ -76,7 +76,7 @@ def test_a_game_is_started_played_undone_and_aborted(client: TestClient, service
     assert undone["message"].startswith("build ")
     status = client.get("/api/status").json()
     assert status["phase"] == "build"  # held: the unchanged table is not read again
-    assert status["discrepancy"]["message"].startswith("Take tiki nani off stack 1")
+    assert status["discrepancy"]["message"].startswith("Take nani off place 1")  # box names
     assert client.post("/api/undo", json={"steps": 0}, headers=AUTH).status_code == 422
     assert client.post("/api/abort", headers=AUTH).json()["ok"]
     assert client.get("/api/status").json()["started"] is False

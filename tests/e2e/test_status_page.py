@@ -46,7 +46,7 @@ def test_the_status_page_follows_a_game_live(browser, table, screenshot) -> None
     served.call(lambda: service.table.new_game(["anna", "ben"], {}))
     served.call(service.judge)
     page.goto(served.url)
-    page.wait_for_function("document.getElementById('banner').textContent.startsWith('build')")
+    page.wait_for_function("document.getElementById('turn').textContent.startsWith('anna acts')")
     assert page.locator("svg#board g.site").count() == 11  # nine stack places and two pads
     # no hub has sent a snapshot yet: the whole board is blind, and the page says why
     assert page.locator("#message").inner_text().startswith("Waiting for hub hub")
@@ -66,7 +66,7 @@ def test_the_status_page_follows_a_game_live(browser, table, screenshot) -> None
     page.wait_for_function("document.getElementById('banner').textContent.includes('ben')")
     assert page.locator("g.site[data-site='stack:1']").get_attribute("data-piece") == (
         "tiki:wikiwiki")
-    assert "anna: up1 wikiwiki" in page.locator("#events").inner_text()
+    assert "anna plays Tiki Up 1: wikiwiki moves up" in page.locator("#events").inner_text()
 
     # A tiki where none belongs: the page says what to do and marks the site.
     # kapu laid on the card pad: no move explains that.
@@ -74,7 +74,7 @@ def test_the_status_page_follows_a_game_live(browser, table, screenshot) -> None
     served.call(lambda: lay(service, stray))
     page.wait_for_function("document.getElementById('message').className === 'wrong'")
     assert page.locator("#message").inner_text() == (
-        "Pad play should hold card red:up1, not tiki kapu; put tiki kapu back on stack 9")
+        "Play pad should hold Tiki Up 1 card (red), not kapu; put kapu back on place 9")
     wrong = {page.locator("g.site.wrong").nth(i).get_attribute("data-site") for i in range(2)}
     assert wrong == {"pad:play", "stack:9"}
     screenshot(page, "status-page.png", full_page=True)
@@ -126,7 +126,7 @@ def test_the_host_sees_the_seat_codes_and_releases_a_seat(browser, table) -> Non
     served.call(lambda: service.table.new_game(["anna", "ben"], {}, dealer="digital"))
     host = browser.new_page()
     host.goto(served.url)
-    host.wait_for_function("document.getElementById('banner').textContent.startsWith('build')")
+    host.wait_for_function("document.getElementById('turn').textContent.startsWith('anna acts')")
     assert host.locator("#seatCodes").is_hidden()  # no token, no codes
     host.fill("#token", TOKEN)
     host.locator("#token").dispatch_event("change")
@@ -160,13 +160,14 @@ def test_a_game_is_started_and_aborted_from_the_page(browser, table) -> None:
     page.fill("#token", TOKEN)
     page.select_option("#dealer", "digital")  # phones, not the box
     page.get_by_role("button", name="New game").click()
-    page.wait_for_function("document.getElementById('banner').textContent.startsWith('build')")
+    page.wait_for_function("document.getElementById('turn').textContent.startsWith('anna acts')")
     chosen = service.table.game.check_options({"edition": "gamewright"})  # the others default
     assert served.call(lambda: (service.table.players, service.table.options,
                                 service.table.dealer)) == (("anna", "ben", "cleo"), chosen,
                                                            "digital")
     page.get_by_role("button", name="Abort game").click()
-    page.wait_for_function("document.getElementById('banner').textContent === 'No game running'")
+    page.wait_for_function(
+        "document.getElementById('banner').textContent.startsWith('No game running')")
     page.close()
 
 
@@ -183,7 +184,8 @@ def test_the_page_starts_an_ai_game_shows_its_move_and_gives_hints(browser, tabl
     page.fill("#aiStrength", "30")
     page.select_option("select[data-option='edition']", "gamewright")
     page.get_by_role("button", name="New game").click()
-    page.wait_for_function("document.getElementById('banner').textContent.startsWith('build')")
+    page.wait_for_function(
+        "document.getElementById('turn').textContent.startsWith('anna (AI) acts')")
     assert served.call(lambda: service.table.ai) == {0: 30}
     served.call(lambda: lay(service, {n: uids[tiki] for n, tiki in enumerate(STACK)}))
     page.wait_for_function(

@@ -163,6 +163,21 @@ class StepMissingArgument(HighCard):
         return Sentence("{player} bets on {colour}", {"player": "p0"})
 
 
+class StepWithNumberArgument(HighCard):
+    def describe_step(self, state: HighCardState) -> Sentence:
+        return Sentence("bet {amount}", {"amount": 2})  # type: ignore[dict-item]
+
+
+class ResultNamesNobody(HighCard):
+    def describe_result(self, state: HighCardState) -> Sentence:
+        return Sentence("Somebody won.")
+
+
+class ActionSentenceNamesTheDeal(HighCard):
+    def action_sentence(self, state: HighCardState, action: str) -> Sentence:
+        return Sentence("dealt {card}", {"card": action})  # names the card dealt face down
+
+
 class ToActNotTheActor(HighCard):
     def to_act(self, state: HighCardState) -> int | None:
         return None
@@ -192,9 +207,22 @@ class ToActNotTheActor(HighCard):
         (StepAsText(), "not a Sentence"),
         (StepMissingArgument(), "does not format with its args"),
         (ToActNotTheActor(), "to_act() is None while seat"),
+        (StepWithNumberArgument(), "with str or Sentence args"),
+        (ResultNamesNobody(), "does not name the winners"),
+        (ActionSentenceNamesTheDeal(), "action_sentence() tells them apart"),
     ],
     ids=lambda value: type(value).__name__ if not isinstance(value, str) else "",
 )
 def test_a_broken_engine_is_caught(engine: HighCard, complaint: str) -> None:
     with pytest.raises(ConformanceError, match=complaint.replace("(", r"\(").replace(")", r"\)")):
         check_game(engine, games=20)
+
+
+class NestedStep(HighCard):
+    def describe_step(self, state: HighCardState) -> Sentence:
+        return Sentence("{player}: bet on {colour}",
+                        {"player": "p1", "colour": Sentence("{shade} red", {"shade": "dark"})})
+
+
+def test_nested_sentences_pass() -> None:
+    assert check_game(NestedStep(), games=5).games == 5

@@ -179,7 +179,7 @@ def test_building_a_temple_earns_a_tile_from_the_columns_its_group_allows():
     assert state.phase == "tile" and state.columns == 2  # a group of 4: columns 1 and 2
     assert GAME.board(state)["garden:1:2:4"] == "hg:temple:red"
     assert GAME.legal_actions(state) == ["tile 1:1", "tile 1:2", "tile 2:1", "tile 2:2"]
-    assert "column 1, 2 only" in refused(state, "tile 3:1")
+    assert "columns 1 to 2 only" in refused(state, "tile 3:1")
     state = GAME.apply(state, "tile 2:1")
     assert state.collected[0] == counts("queen") and state.phase == "refill"
     assert "tiles:2:1" not in GAME.board(state)

@@ -115,7 +115,7 @@ def test_the_segments_land_counterclockwise_from_half_a_sharp_corner(neutral: st
 
 def test_refusals_say_why() -> None:
     state = started()
-    with pytest.raises(IllegalAction, match="not now: anna is to draw"):
+    with pytest.raises(IllegalAction, match="not now: anna: draw a rhombus from the bag"):
         GAME.apply(state, "place 2:3 1:2")
     with pytest.raises(BadActionText, match="the forms are"):
         GAME.apply(state, "lay 2:3")
@@ -142,7 +142,7 @@ def test_majority_on_top_second_below() -> None:
     assert after.towers == ((GEOMETRY.circle_names.index("3:4"), (1, 0)),)
     assert after.phase == "tower" and after.stones_left == (19, 19, 20, 20)  # + neutral
     assert engine.legal_actions(after) == ["tower 3:4"]
-    assert "bottom to top: yellow, then blue" in str(engine.describe_step(after))
+    assert "bottom to top: yellow (p1), then blue (p0)" in str(engine.describe_step(after))
     built = engine.apply(after, "tower 3:4")
     # the circle's reader hears the tower's stones, bottom to top
     assert engine.board(built)["circle:3:4"] == "stone:yellow / stone:blue"
@@ -194,7 +194,7 @@ def test_neutral_colours_place_stones_that_score_for_nobody() -> None:
     white, circle = 3, GEOMETRY.circle_names.index("3:4")
     assert after.towers == ((circle, (0, white)),)
     assert after.stones_left == (19, 20, 20, 19)
-    assert "bottom to top: blue, then white (neutral)" in str(engine.describe_step(after))
+    assert "bottom to top: blue (p0), then white (neutral)" in str(engine.describe_step(after))
     built = engine.apply(after, "tower 3:4")
     assert engine.score(built).totals == (0, 0)  # blue's stone is under a neutral one
     view = engine.view(built, None)
@@ -395,7 +395,7 @@ def test_the_terminal_picture_shows_the_strips_and_the_drawn_rhombus() -> None:
     state = GAME.apply(GAME.apply(GAME.apply(started(), "draw 07"), "place 2:3 1:2"), "draw 01")
     text = GAME.render(state, None)
     assert "07a" in text and "07b" in text and " ##" in text
-    assert "drawn: rhombus 01:" in text and "ben is to lay rhombus 01" in text
+    assert "drawn: rhombus 01:" in text and "ben: lay rhombus 01 from the draw pad" in text
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -24,7 +24,7 @@ from games.core import (
 )
 
 from . import actions
-from .scoring import score_sheet
+from .scoring import score_sheet, shell_name
 from .state import DiveState, load_box
 
 
@@ -94,13 +94,14 @@ class PearlDivers(Game[DiveState]):
         return state._replace(pools=tuple(pools), taken=tuple(taken),
                               turn=(state.turn + 1) % len(state.players))
 
-    def _why_not(self, state: DiveState, action: str) -> str:
+    def _why_not(self, state: DiveState, action: str) -> Sentence:
         actor = self.actor(state)
         if actor == TERMINAL:
-            return "the game is over"
+            return Sentence("the game is over")
         if actor == CHANCE:
-            return f"{action} is not what the table can deal or draw now"
-        return f"{action}: that pool is empty or not on this table"
+            return Sentence("{action} is not what the table can deal or draw now",
+                            {"action": action})
+        return Sentence("{action}: that pool is empty or not on this table", {"action": action})
 
     # -- what the current step is -------------------------------------------------------------
     def phase(self, state: DiveState) -> str:
@@ -118,17 +119,38 @@ class PearlDivers(Game[DiveState]):
         return None
 
     def describe_step(self, state: DiveState) -> Sentence:
+        """Who does what with which piece where (the page's headline)."""
         actor = self.actor(state)
         if actor == TERMINAL:
-            names = ", ".join(state.players[seat] for seat in self.winners(state))
-            return Sentence("Game over: {winners} won.", {"winners": names})
+            return Sentence("Game over: the bag and the pools are empty.")
         if len(state.lucky) < len(state.players):
-            return Sentence("Deal {player} a lucky token, face down.",
+            return Sentence("Deal {player} a lucky token from the box, face down.",
                             {"player": state.players[len(state.lucky)]})
         if actor == CHANCE:
-            return Sentence("Draw a shell from the bag into pool {pool}.",
-                            {"pool": str(state.pools.index("") + 1)})
-        return Sentence("{player}: take a shell from a pool.", {"player": state.players[actor]})
+            pool = str(state.pools.index("") + 1)
+            seat = self.to_act(state)
+            if seat is None:
+                return Sentence("Draw a shell from the bag into pool {pool}.", {"pool": pool})
+            return Sentence("{player}: draw a shell from the bag into pool {pool}.",
+                            {"player": state.players[seat], "pool": pool})
+        return Sentence("{player}: take a shell from one of the pools.",
+                        {"player": state.players[actor]})
+
+    def action_sentence(self, state: DiveState, action: str) -> Sentence:
+        """A step in words for the events list; the lucky token stays unnamed."""
+        verb, argument = actions.parse(action)
+        if verb == "lucky":
+            return Sentence("{player} is dealt a lucky token, face down.",
+                            {"player": state.players[len(state.lucky)]})
+        kind, _, _ = argument.partition(":")
+        if verb == "fill":
+            return Sentence("A {shell} is drawn into pool {pool}.",
+                            {"shell": shell_name(kind), "pool": str(state.pools.index("") + 1)})
+        pool = int(argument)
+        return Sentence("{player} takes the {shell} from pool {pool}.",
+                        {"player": state.players[state.turn],
+                         "shell": shell_name(state.pools[pool - 1].partition(":")[0]),
+                         "pool": argument})
 
     # -- scoring -------------------------------------------------------------------------------
     def score(self, state: DiveState) -> ScoreSheet:

@@ -1,0 +1,104 @@
+"""After a game: the score sweep the status reports line by line, and a rematch."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+from gpiozero.pins.mock import MockFactory
+
+from controller.cli.compose import build_service, load_board
+from controller.referee import Choose
+from controller.service import SWEEP_SECONDS
+from controller.table import Table
+from controller.web import create_app
+from games.core.playout import random_step
+from hardware.leds import RecordingStrip
+
+TOKEN = "game-over-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+def play_to_end(table: Table, rng: random.Random) -> None:
+    """Lay each step's board as players would, picking the reading meant when the board
+    cannot tell (an action that changes nothing on it). An AI seat's move is taken as the
+    AI's advice first, as the service would have it think (the table waits for that)."""
+    game = table.game
+    for _ in range(5000):
+        if game.is_terminal(table.state):
+            return
+        action = random_step(game, table.state, rng)
+        request = table.advice_request()
+        if request is not None and request.kind == "ai":
+            assert table.receive_advice(request, action, {}, 0.0, 1)
+        decision = table.observe(game.board(game.apply(table.state, action)))
+        if isinstance(decision, Choose):
+            actions = [successor.action for successor in decision.successors]
+            table.choose(actions.index(action) if action in actions else 0)
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def service(tmp_path):
+    profile = load_board("tiki_topple")
+    strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
+    service, _ = build_service(profile, tmp_path, urls=[str(tmp_path / "no-hub")], strip=strip,
+                               pin_factory=MockFactory(), rng=random.Random(1))
+    service.hubs[0].seen = True  # judged as if the hub had sent its snapshot
+    return service
+
+
+def test_the_status_names_the_score_line_the_sweep_lights(service) -> None:
+    now = [100.0]
+    service.clock = lambda: now[0]
+    service.new_game(["anna", "ben"], {}, dealer="digital")
+    play_to_end(service.table, random.Random(4))
+    assert service.status().scores.sweep is None  # no sweep started yet
+    service.start_sweep()
+    assert len(service.sweep) >= 2
+    for index, step in enumerate(service.sweep):
+        now[0] = 100.0 + (index + 0.5) * SWEEP_SECONDS
+        status = service.status()
+        assert status.scores.sweep.player == step.player
+        line = status.scores.lines[step.player][status.scores.sweep.line]
+        assert line == step.text == status.sweep.text  # the page lights what the LEDs show
+        assert set(status.sweep.sites) <= set(service.led_colours) | set(step.sites)
+    now[0] = 100.0 + (len(service.sweep) + 1) * SWEEP_SECONDS
+    assert service.status().scores.sweep is None and service.status().sweep is None
+
+
+def test_the_status_carries_each_led_roles_colour(service) -> None:
+    palette = service.status().palette
+    assert set(palette) == {"legal", "active", "choice", "wrong", "score", "advice", "blind"}
+    assert palette["choice"] == palette["legal"]  # told apart by blinking, not by colour
+    assert all(colour.startswith("#") and len(colour) == 7 for colour in palette.values())
+
+
+def test_a_rematch_starts_the_same_game_again_only_after_the_last_one(service) -> None:
+    client = TestClient(create_app(service, TOKEN))
+    assert client.post("/api/rematch").status_code == 401
+    refused = client.post("/api/rematch", headers=AUTH)
+    assert refused.status_code == 409 and "no game" in refused.json()["detail"]
+    started = client.post("/api/game", headers=AUTH, json={
+        "players": ["anna", "ben", "cleo"], "options": {"edition": "gamewright"},
+        "ai": {"cleo": 30}, "dealer": "digital"})
+    assert started.status_code == 200
+    first, options = service.table.game_id, client.get("/api/status").json()["options"]
+    assert options["edition"] == "gamewright"
+    running = client.post("/api/rematch", headers=AUTH)
+    assert running.status_code == 409 and "still running" in running.json()["detail"]
+    assert service.table.game_id == first  # refused: the game goes on
+
+    play_to_end(service.table, random.Random(7))
+    service.publish()  # played on the table directly: tell the status it changed
+    assert client.get("/api/status").json()["finished"] is True
+    again = client.post("/api/rematch", headers=AUTH)
+    assert again.status_code == 200 and again.json()["message"] == "rematch: anna, ben, cleo"
+    status = client.get("/api/status").json()
+    assert status["game_id"] != first and status["finished"] is False and status["moves"] == 0
+    assert status["players"] == ["anna", "ben", "cleo"]
+    assert status["options"] == options
+    assert status["ai_seats"] == ["cleo"] and status["dealer"] == "digital"
+    assert [seat["ai"] for seat in status["seats"]] == [None, None, 30]
+    assert status["scores"]["sweep"] is None
