@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.core.game import Sentence
+from games.core.game import CHANCE, Sentence
 from games.core.translation import Catalogue
 
 from .language import ENGLISH, piece_namer, site_namer
@@ -246,6 +246,9 @@ class GameStatus(Model):
     phase: str | None = None
     to_act: str | None = None
     """The player whose hands make the next step (None: nobody in particular, or no game)."""
+    drawing: bool = False
+    """The next step is a draw or a deal from the box (a chance step): ``to_act`` makes it by
+    hand, but there is nothing to choose (no hint)."""
     step: Step | None = None
     finished: bool = False
     moves: int = 0
@@ -459,6 +462,7 @@ def game_status(table: Table, catalogue: Catalogue = ENGLISH) -> GameStatus:
         options=table.options,
         phase=table.game.phase(state),
         to_act=players[seat] if seat is not None else None,
+        drawing=game.actor(state) == CHANCE,
         step=step,
         finished=finished,
         moves=len(table.actions),

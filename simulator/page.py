@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -154,10 +155,12 @@ def simulator_router(table: VirtualTable, status_url: str = "/",
                      for settings, hub in zip(table.profile.hubs, table.hubs, strict=True)],
         }
 
-    names = piece_names(table.game)
+    @cache
+    def names() -> dict[str, Sentence]:  # on first use: the router is built before any request
+        return piece_names(table.game)
 
     def piece_name(piece: str) -> str | Sentence:
-        return names.get(piece) or piece_words(piece, table.game.id)
+        return names().get(piece) or piece_words(piece, table.game.id)
 
     def site_name(site: str) -> str | Sentence:
         place = table.coordinates.get(site)

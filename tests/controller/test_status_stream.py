@@ -39,7 +39,11 @@ async def next_frame(stream) -> bytes:
     return await asyncio.wait_for(anext(stream), WAIT)
 
 
-def test_fifty_subscribers_get_the_same_bytes_rendered_once(service) -> None:
+def test_fifty_subscribers_get_the_same_bytes_rendered_once(service, monkeypatch) -> None:
+    # What changes unpublished is rendered again after STATUS_MAX_AGE; a loaded machine may
+    # take that long to serve fifty clients, and that refresh is not what this test is about.
+    monkeypatch.setattr("controller.service.STATUS_MAX_AGE", 60.0)
+
     async def scenario() -> None:
         streams = [service.status_events() for _ in range(50)]
         first = [await next_frame(s) for s in streams]

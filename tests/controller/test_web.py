@@ -64,12 +64,14 @@ def test_a_game_is_started_played_undone_and_aborted(client: TestClient, service
     assert client.post("/api/game", json={"players": ["anna", "ben"]}, headers=AUTH).json()["ok"]
     status = client.get("/api/status").json()
     assert status["phase"] == "build" and status["to_act"] == "anna"  # the start player builds
+    assert status["drawing"] is True  # by hand, from the box: nothing to choose, no hint
     # The players build the stack: readers 0-8 see the tikis (as the hub's snapshot says).
     service.tracker.snapshot({n: f"aabbcc{n:02x}" for n in range(9)}, now=0.0)
     service.hubs[0].seen = True  # as when the hub has sent this snapshot
     service.judge()
     status = client.get("/api/status").json()
     assert status["phase"] == "play" and status["to_act"] == "anna"
+    assert status["drawing"] is False
     assert status["legal"] is None  # it would show anna's hand
     assert client.post("/api/confirm", headers=AUTH).status_code == 409  # nothing waiting
     undone = client.post("/api/undo", json={"steps": 1}, headers=AUTH).json()

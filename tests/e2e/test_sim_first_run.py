@@ -81,6 +81,9 @@ def test_the_next_step_button_moves_the_game_forward(browser, tmp_path, game_id:
                                        f"[data-piece='{board[site]}']", timeout=10_000)
             if done["kind"] in ("move", "chance"):
                 assert done["steps"], done
+            # the headline follows the referee: the step the status names now
+            page.wait_for_function("(text) => document.getElementById('step').textContent === text",
+                                   arg=status(page, server.url)["step"]["text"], timeout=10_000)
         page.close()
     finally:
         server.stop()
