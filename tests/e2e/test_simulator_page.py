@@ -63,7 +63,7 @@ def test_a_move_played_with_the_mouse_reaches_the_referee(browser, served, scree
     drag(page, page.locator("#box .tile[data-piece='card:red:up1']"),
          page.locator("g.site[data-site='pad:play'] rect").first)
     page.wait_for_selector("g.piece[data-site='pad:play']")
-    drag(page, page.locator("g.piece[data-site='stack:1']"), page.locator("#box"))
+    drag(page, page.locator("g.piece[data-site='stack:1']"), page.locator("#box h3").first)
     page.wait_for_function("!document.querySelector(\"g.piece[data-site='stack:1']\")")
     drag(page, page.locator("g.piece[data-site='stack:2']"),
          page.locator("g.site[data-site='stack:1'] rect").first)

@@ -174,7 +174,7 @@ class EngineProbe:
 
     def __init__(self, game: Game[Any], players: list[str], options: dict[str, str],
                  watcher: Any) -> None:
-        self.game = game
+        self.game, self.players = game, players
         self.state = game.initial(players, options)
         self.watcher = watcher
         self.last_action: str | None = None
@@ -209,9 +209,10 @@ class EngineProbe:
             for board in successors.values()
         )
         view = game.view(self.state, None)
+        seat = game.to_act(self.state)  # as the service names it: whose hands, chance too
         return {
             "phase": view["phase"],
-            "to_act": view["to_act"],
+            "to_act": self.players[seat] if seat is not None else None,
             "last_action": self.last_action,
             "discrepancy": None if on_the_way or not changed
             else {"wrong_sites": changed, "message": "put it back"},
