@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
+from weakref import WeakKeyDictionary
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -106,9 +107,30 @@ MAX_LEGAL_MOVES = 60
 """A page shows this many legal steps at most (a chance node may have hundreds)."""
 
 
+_LEGAL_MOVES: WeakKeyDictionary[Table, tuple[Any, Any, list[LegalMove] | None]] = (
+    WeakKeyDictionary())
+"""Per table, its last ``legal_moves``, with the state and the successors it was made from."""
+
+
 def legal_moves(table: Table) -> list[LegalMove] | None:
     """The public legal steps that change the table, each with its changed sites, for the page
-    to draw as pictures; None when the legal steps would tell a secret hand."""
+    to draw as pictures; None when the legal steps would tell a secret hand.
+
+    The same in every language, so made once per position (and per AI choice, which narrows
+    the successors), not once per rendering: comparing the public boards of all successors is
+    the costly part of a status, and every language and SSE client asks again.
+    """
+    state, successors = table.state, table.successors
+    cached = _LEGAL_MOVES.get(table)
+    if cached is None or cached[0] is not state or cached[1] is not successors:
+        cached = (state, successors, _legal_moves(table))
+        _LEGAL_MOVES[table] = cached
+    moves = cached[2]
+    return None if moves is None else list(moves)
+
+
+def _legal_moves(table: Table) -> list[LegalMove] | None:
+    """``legal_moves`` made anew."""
     legal = table.public_legal()
     if legal is None:
         return None

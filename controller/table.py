@@ -105,6 +105,8 @@ class Table:
         self.puzzle: Puzzle | None = None
         """A board waiting for a search (when not inline)."""
         self._on_pad: tuple[str, ...] | None = None
+        self._shown_choice: str | None = None
+        """The piece that made the last choice on ``Game.choice_site``, until it comes off."""
         self._owners: list[frozenset[int]] = []
         self._pending: tuple[Any, list[tuple[int, int]]] | None = None
 
@@ -181,7 +183,7 @@ class Table:
         self._successors = None
         self.reveals, self.service_draws = [], 0
         self._unexplained.clear()
-        self._on_pad, self._pending = None, None
+        self._on_pad, self._pending, self._shown_choice = None, None, None
         self._dealt = {}
         self._owners = []
 
@@ -260,6 +262,7 @@ class Table:
         try:
             self._draw_hidden_chance()  # one the journal could not record before
             board, shown = self._secrets_laid(board)
+            board = self._choice_shown(board)
             decision = self._judge(board)
             puzzle = self._puzzle(board, decision)
             if puzzle is not None and self.search_inline:
@@ -418,6 +421,27 @@ class Table:
         if self.game.is_terminal(self.state) and self.score_known:
             self._log_end()
         return rest, SecretShown(seat, pieces, complete=True)
+
+    def _choice_shown(self, board: Mapping[str, str]) -> Mapping[str, str]:
+        """A piece laid on the game's choice site, at a choice the board cannot show (which
+        shape goes back in the box), makes that choice: the players need not use the page. It
+        is then left out of the board the referee judges until it is taken off."""
+        site = self.game.choice_site
+        laid = board.get(site) if site is not None else None
+        if laid is None or self.expected_board.get(site) is not None:
+            self._shown_choice = None
+            return board
+        rest = {s: piece for s, piece in board.items() if s != site}
+        if laid == self._shown_choice:
+            return rest  # chosen: waiting for it to be taken off
+        action = self.game.choice_pieces(self.state).get(laid)
+        choice = self._unseen_choice()
+        if action is None or not isinstance(choice, Choose) or rest != self.expected_board:
+            return board  # judged as it lies: a wrong piece there is a mistake
+        chosen = next(s for s in choice.successors if s.action == action)
+        self._accept(chosen.action, chosen.state, "shown")
+        self._shown_choice = laid
+        return rest
 
     def _unseen_choice(self) -> Decision:
         """A player's decision the table cannot see (every legal action leaves the board as it
@@ -601,6 +625,9 @@ class Table:
         site = self.game.reveal_site
         if site is not None and self.pending_reveals():
             roles[site] = "legal"  # lay the secrets the score waits for here
+        site = self.game.choice_site
+        if site is not None and self.game.choice_pieces(self.state):
+            roles[site] = "choice"  # a piece laid here makes the choice the page offers
         return roles
 
     def legal_sites(self) -> set[str]:

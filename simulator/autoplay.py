@@ -330,8 +330,9 @@ class AutoplayBot:
             self.moves += 1
         after = turn.successors[action]
         same = tuple(a for a, b in turn.successors.items() if b == after)
-        if decided is not None:
-            same = (action,)  # the referee accepts only the decided action: nothing to pick
+        shown = self._choice_piece(action) if after == turn.board else None
+        if decided is not None or shown is not None:
+            same = (action,)  # the referee accepts only this action: nothing to pick
         elif len(same) > 1 and self.choose is None:
             action = same[0]  # the referee's first reading: the confirm button picks it
         turn.danger = {_key(b) for a, b in turn.successors.items() if b != after}
@@ -344,10 +345,27 @@ class AutoplayBot:
                 await self._steps(turn.board, self._plan(turn.board, after), turn.danger)
             if self.settle_every == "action":
                 await _call(self.settle)
-        if len(same) > 1 or after == turn.board:
+        if shown is not None:
+            await self._show_choice(shown)
+        elif len(same) > 1 or after == turn.board:
             await self._resolve(action, same)
         self._advance(action)
         return action
+
+    def _choice_piece(self, action: str) -> str | None:
+        """A piece that makes this choice when laid on the game's choice site, if any."""
+        pieces = self.game.choice_pieces(self.state)
+        return next((piece for piece in sorted(pieces) if pieces[piece] == action), None)
+
+    async def _show_choice(self, piece: str) -> None:
+        """Make a choice the board cannot show the way players at the table do: lay a piece
+        that names it on the choice site, let the table read it, take it off again."""
+        site = self.game.choice_site
+        assert site is not None
+        await self._do(Put(piece, site))
+        await _call(self.settle)
+        await self._do(Lift(site))
+        await _call(self.settle)
 
     def _turn(self) -> _Turn:
         board = self.game.board(self.state)
@@ -359,16 +377,17 @@ class AutoplayBot:
 
     def _expressible(self, turn: _Turn) -> list[str]:
         """Actions the table can show: a board of their own, or (with no `choose` hook) the
-        first of several actions sharing a board, which confirm picks; or the only silent
-        action, which confirm plays. All legal actions if none is."""
+        first of several actions sharing a board, which confirm picks; the only silent
+        action, which confirm plays; or a choice a piece shows. All legal actions if none is."""
         first: dict[frozenset[tuple[str, str]], str] = {}
         for action, board in turn.successors.items():
             first.setdefault(_key(board), action)
         silent = [a for a, b in turn.successors.items() if b == turn.board]
+        shown = set(self.game.choice_pieces(self.state).values())
         good = [
             a for a, b in turn.successors.items()
             if (b != turn.board and (self.choose is not None or first[_key(b)] == a))
-            or silent == [a]
+            or silent == [a] or a in shown
         ]
         return good or list(turn.successors)
 

@@ -163,6 +163,10 @@ def plan_next(position: Position, hands: Hands, rng: random.Random) -> Plan:
             position.choice)
         public = {"action": game.public_action(state, action)}
         unseen = all(game.board(game.apply(state, a)) == expected for a in position.choice)
+        pieces = game.choice_pieces(state)
+        piece = next((p for p in sorted(pieces) if pieces[p] == action), None)
+        if unseen and piece is not None and game.choice_site is not None:
+            return _show_choice(game, state, action, piece, game.choice_site, hands)
         why = (Sentence("Picked {action} among the choices the page offers: the table cannot "
                         "see this one.", public) if unseen else
                Sentence("Picked {action} from the readings the table could mean.", public))
@@ -240,6 +244,19 @@ def _show(owed: tuple[int, tuple[str, ...]], site: str, players: Sequence[str],
         (Sentence("Laid {pieces} face up on {site}, let the table read them, and took them "
                   "off again.", {"pieces": listing([hands.name(piece) for piece in pieces]),
                                  "site": where}),))
+
+
+def _show_choice(game: Game[Any], state: Any, action: str, piece: str, site: str,
+                 hands: Hands) -> Plan:
+    """A choice the board cannot show, made as players make it: a piece that names it laid
+    on the game's choice site, read, taken off."""
+    return Plan(
+        "show", action, ((Put(piece, site),), (Lift(site),)), None,
+        _headline(game, state, action),
+        (Sentence("Laid {piece} on {site} to choose {action}, let the table read it, and "
+                  "took it off again.", {"piece": hands.name(piece), "site": hands.place(site),
+                                          "action": game.public_action(state, action)}),),
+        game.describe_step(state))
 
 
 def _say(steps: Sequence[Step], hands: Hands) -> list[Sentence]:

@@ -66,6 +66,14 @@ class Cable(BaseModel):
     plugged: bool
 
 
+def box_left(table: VirtualTable) -> dict[str, int]:
+    """Per piece of the box, how many are left in it: what the box holds minus every copy on
+    the table, covered ones and a pile's pieces included (``board()`` names only a stack's top,
+    and a pile as one value, so counting its values missed them)."""
+    on_table = Counter(piece for stack in table.stacks().values() for piece in stack)
+    return {piece: table.tags.held(piece) - on_table[piece] for piece in table.tags.pieces}
+
+
 def simulator_router(table: VirtualTable, status_url: str = "/",
                      next_step: NextStepHook | None = None) -> APIRouter:
     """``next_step``: the page's "do the next step for me" (None: the button is hidden)."""
@@ -130,10 +138,8 @@ def simulator_router(table: VirtualTable, status_url: str = "/",
     def state() -> dict[str, Any]:
         """Sites with coordinates, what lies where, the LEDs, the buttons, the box."""
         board = table.board()
-        on_table = Counter(board.values())
         box = []
-        for piece in table.tags.pieces:
-            left = len(table.tags.tags_of(piece)) - on_table[piece]
+        for piece, left in box_left(table).items():
             if left > 0:
                 box.append({"piece": piece, "left": left})
         coordinates = table._coordinates

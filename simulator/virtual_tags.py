@@ -64,6 +64,8 @@ class TagSet:
             if piece not in counts:
                 raise TagSetError(f"{piece!r} is not a piece of this box")
             counts[piece] = max(counts[piece], count)
+        self._held: Mapping[str, int] = MappingProxyType(dict(counts))
+        """How many of each piece the box holds; the tags beyond that are spares."""
         by_piece: dict[str, tuple[VirtualTag, ...]] = {}
         by_uid: dict[bytes, VirtualTag] = {}
         for piece, count in counts.items():
@@ -85,6 +87,16 @@ class TagSet:
     def tags_of(self, piece: str) -> tuple[VirtualTag, ...]:
         try:
             return self._by_piece[piece]
+        except KeyError:
+            raise TagSetError(f"{piece!r} is not a piece of this box") from None
+
+    def held(self, piece: str) -> int:
+        """How many of ``piece`` the box holds (as often as ``pieces`` names it, or ``copies``
+        when more: see `copies_seen`), not how many tags it has: the ``min_copies`` floor prints
+        spares a scenario may lay, which a box shown to a person must not count (nine tikis,
+        not eighteen)."""
+        try:
+            return self._held[piece]
         except KeyError:
             raise TagSetError(f"{piece!r} is not a piece of this box") from None
 

@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import random
 import tempfile
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,12 +38,17 @@ from .hand_to_light import HandToLight
 from .token_cmd import install_token
 
 if TYPE_CHECKING:  # the simulator is imported when used: `tabletop run` must not load it
+    from importlib.resources.abc import Traversable
+
     from simulator.virtual_table import VirtualTable
 
 HEADLESS_SETTLE_MS = 80
 """Settle time for scenarios and autoplay: no human hand to wait for, so keep them quick."""
 IDEAL_SCAN_MS = 10.0
 """``--ideal``: every reader reports exactly the tags over its site, a full scan every 10 ms."""
+SCENARIO_SUFFIX = ".scenario"
+SCENARIO_DEFAULT_GAME = "tiki_topple"
+"""The game of a scenario that names none."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -50,7 +56,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "sim", help="the table with virtual hardware: a play page, a scenario, or autoplay")
     parser.add_argument("--game", default="tiki_topple", help="game id (default tiki_topple)")
     parser.add_argument("--players", default="anna,ben", help="names, comma separated")
-    parser.add_argument("--scenario", metavar="FILE", help="run a scenario file headless")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--scenario", metavar="FILE|NAME",
+                       help="run a scenario headless: a file, or the name of a shipped one")
+    which.add_argument("--list-scenarios", action="store_true",
+                       help="print the shipped scenarios' names and the game of each")
     parser.add_argument("--autoplay", metavar="GAME", help="bots play whole games headless")
     parser.add_argument("--games", type=int, default=1, help="with --autoplay: how many")
     parser.add_argument("--seed", type=int, default=0,
@@ -84,9 +94,12 @@ def settle_ms(args: argparse.Namespace) -> int | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.list_scenarios:
+        return list_scenarios()
     if args.scenario:
-        with tempfile.TemporaryDirectory(prefix="tabletop-sim-") as scratch:
-            return asyncio.run(run_scenario(Path(args.scenario), Path(scratch), scan_ms(args)))
+        with (scenario_file(args.scenario) as path,
+              tempfile.TemporaryDirectory(prefix="tabletop-sim-") as scratch):
+            return asyncio.run(run_scenario(path, Path(scratch), scan_ms(args)))
     if args.autoplay:
         return autoplay(args)
     game = get_game(args.game)
@@ -201,6 +214,43 @@ async def running(game_id: str, data: Path, players, options, ai=None, scan="rea
         table.close()
 
 
+def shipped_scenarios() -> dict[str, Traversable]:
+    """The scenarios the package ships, by name (the file stem), sorted. Found through the
+    package, not the checkout, so a wheel installed on a Pi has them wherever pip put them."""
+    folder = resources.files("simulator") / "scenarios"
+    entries = sorted(folder.iterdir(), key=lambda entry: entry.name)
+    return {entry.name.removesuffix(SCENARIO_SUFFIX): entry for entry in entries
+            if entry.name.endswith(SCENARIO_SUFFIX)}
+
+
+def scenario_file(given: str) -> contextlib.AbstractContextManager[Path]:
+    """The file ``--scenario`` names: an existing file first (a maker's own scenario), else a
+    shipped scenario by name, with or without ``.scenario`` (a context: a packaged file may
+    only be a path while it is open)."""
+    if Path(given).is_file():
+        return contextlib.nullcontext(Path(given))
+    shipped = shipped_scenarios()
+    entry = shipped.get(given.removesuffix(SCENARIO_SUFFIX))
+    if entry is None:
+        raise UserError(f"{given}: no such scenario file, nor a shipped scenario of that name "
+                        f"(shipped: {', '.join(shipped)})")
+    return resources.as_file(entry)
+
+
+def list_scenarios() -> int:
+    """Print each shipped scenario's name and its game, so a maker without the checkout
+    knows what ``--scenario NAME`` can run."""
+    from simulator.scenario import load_scenario
+
+    shipped = shipped_scenarios()
+    width = max(map(len, shipped), default=0)
+    for name, entry in shipped.items():
+        with resources.as_file(entry) as path:
+            game = load_scenario(path).game or SCENARIO_DEFAULT_GAME
+        print(f"{name:<{width}}  {game}")
+    return 0
+
+
 async def run_scenario(path: Path, data: Path, scan: float | str = "realistic") -> int:
     from simulator.scenario import ScenarioError, load_scenario
     from simulator.scenario_runner import ScenarioRunner
@@ -209,13 +259,16 @@ async def run_scenario(path: Path, data: Path, scan: float | str = "realistic") 
         scenario = load_scenario(path)
     except (OSError, ScenarioError) as error:
         raise UserError(str(error)) from None
-    game = get_game(scenario.game or "tiki_topple")
+    game = get_game(scenario.game or SCENARIO_DEFAULT_GAME)
     players = scenario.players or ("anna", "ben")
     game.initial(players, dict(scenario.options))
     async with running(game.id, data, players, scenario.options, scan=scan) as (table, service):
         runner = ScenarioRunner(table, lambda: service.status().model_dump(mode="json"),
                                 settle=lambda: settled(table, service))
-        report = await runner.run(scenario)
+        try:
+            report = await runner.run(scenario)
+        except ScenarioError as error:  # names a site, piece or colour this table lacks
+            raise UserError(str(error)) from None
     for line in report.lines():
         print(line)
     return 0 if report.passed else 1

@@ -388,6 +388,16 @@ class Game(ABC, Generic[State]):
         """
         return state
 
+    # -- choices the board cannot see, shown with a piece (controller/table.py) -------------
+    choice_site: ClassVar[str | None] = None
+    """Where a player lays a piece to make a choice that leaves the board as it is (which
+    shape goes back in the box): the piece names the choice, then comes off again."""
+
+    def choice_pieces(self, state: State) -> Mapping[str, str]:
+        """Piece id -> the legal action that laying it on ``choice_site`` makes, at a choice
+        among actions that all leave the board as it is. Empty where there is none."""
+        return {}
+
     # -- secrets the players deal themselves (controller/unresolved.py) --------------------
     reveal_site: ClassVar[str | None] = None
     """Where a player lays secrets face up when the table asks for them (one of ``sites``)."""

@@ -590,6 +590,18 @@ class TikiTopple(Game[TikiState]):
                 + tuple(f"card:{colour}:{kind}" for colour in edition.colours for kind in kinds)
                 + tuple(f"mission:{number}" for number in range(1, most + 1)))
 
+    def copies(self) -> dict[str, int]:
+        """Action cards a colour holds twice (Tiki Up 1 and Tiki Toast in every edition): the
+        most any edition has."""
+        editions = [load_edition(e) for e in EDITIONS]
+        colours = editions[0].colours
+        most: dict[str, int] = {}
+        for edition in editions:
+            for kind in set(edition.cards):
+                most[kind] = max(most.get(kind, 0), edition.cards.count(kind))
+        return {f"card:{colour}:{kind}": count for colour in colours
+                for kind, count in most.items() if count > 1}
+
     # -- missions dealt from the box: shown on the reveal pad once the round is scored ------
     reveal_site = "pad:reveal"
 

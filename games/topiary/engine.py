@@ -52,6 +52,8 @@ class Topiary(Game[TopiaryState]):
     id = "topiary"
     name = "Topiary"
     players_deal = True  # see docs/games/topiary.md, "Who deals"
+    choice_site = PAD_SITE
+    """The shape put back in the box is shown by laying one of its tiles on the deal pad."""
     min_players = 2
     max_players = 4
     secrets = (
@@ -213,8 +215,9 @@ class Topiary(Game[TopiaryState]):
         phase = state.phase
         size = self.size
         if phase == "remove":
-            return Sentence("{player}: put back in the box one whole shape you choose, all "
-                            "five of its tiles.", {"player": player})
+            return Sentence("{player}: choose a shape to put back in the box: lay one of its "
+                            "tiles on the deal pad, then put all five of its tiles in the box.",
+                            {"player": player})
         if phase == "lay":
             cell = state.grid.index(EMPTY)
             where = words.square(cell, size)
@@ -625,6 +628,16 @@ class Topiary(Game[TopiaryState]):
         if verb in ("deal", "pass"):
             return f"{verb} a face-down tile"
         return action
+
+    def choice_pieces(self, state: TopiaryState) -> dict[str, str]:
+        """While the start player chooses the shape to put back in the box (2-3 players),
+        any tile of a shape names that shape: laid on the deal pad, it tells the table."""
+        if state.phase != "remove":
+            return {}
+        components = self.components
+        remove = dict(zip(components.shapes, self.texts.remove, strict=True))
+        return {components.tile_pieces[tile]: remove[components.tiles[tile][0]]
+                for tile in state.supply}
 
     def board(self, state: TopiaryState) -> dict[str, str]:
         """Tiles are sensed by their tags whether face up or down; a taken tile has left."""

@@ -64,6 +64,32 @@ def test_legal_moves_are_public_when_nothing_is_hidden(tmp_path) -> None:
     assert legal is not None and "up1 wikiwiki" in legal and "toast" not in legal
 
 
+def test_legal_moves_are_made_once_per_position_for_every_language(tmp_path,
+                                                                   monkeypatch) -> None:
+    """Comparing every successor's public board is the status's costly part: a second language
+    or a second reader of the same position reuses it, a new position makes it anew."""
+    from controller import status as report
+    from controller.language import catalogue
+
+    table = Table(GAME, Journal(tmp_path / "j.sqlite3"), random.Random(1))
+    table.new_game(["anna", "ben"], {"edition": "gamewright"})
+    table.observe(stack_board(STACK))
+    boards = []
+    real = table.public_board
+    monkeypatch.setattr(table, "public_board", lambda board: boards.append(1) or real(board))
+    english = table.status().legal_moves
+    made = len(boards)
+    assert english and made > len(english)  # every successor's board was compared
+    german = table.status(catalogue("de", GAME))
+    assert german.legal_moves == english and german.step.text != table.status().step.text
+    assert len(boards) == made + 2  # only the expected board of each status, no successors
+    assert report._legal_moves(table) == english  # the cached moves are the ones made anew
+    table.observe(stack_board(("wikiwiki", "nani", *STACK[2:]), "card:red:up1"))
+    before = len(boards)
+    moved = table.status().legal_moves
+    assert moved and moved != english and len(boards) > before + 1  # a new position: made anew
+
+
 def test_a_move_is_journalled_and_a_wrong_board_changes_nothing(table: Table) -> None:
     table.observe(stack_board(STACK))
     moved = ("wikiwiki", "nani", *STACK[2:])
@@ -209,3 +235,27 @@ def test_a_decision_the_table_cannot_see_is_a_choice_on_the_page(tmp_path) -> No
     table2 = Table(get_game("tiki_topple"), Journal(tmp_path / "k.sqlite3"), random.Random(1))
     table2.new_game(["anna", "ben"], {})
     assert table2.decision == NoChange()
+
+
+def test_a_tile_laid_on_the_deal_pad_chooses_the_shape_for_the_box(tmp_path) -> None:
+    """Topiary with 3 players: laying any tile of a shape on the deal pad puts that shape back
+    in the box, with no page needed. The tile is not judged as a deal while it lies there;
+    once it is taken off the layout goes on. A piece that names no shape is a mistake."""
+    topiary = get_game("topiary")
+    table = Table(topiary, Journal(tmp_path / "j.sqlite3"), random.Random(1))
+    table.new_game(["anna", "ben", "cleo"], {})
+    assert isinstance(table.decision, Choose)
+    assert table.led_roles() == {"pad:deal": "choice"}
+    wrong = table.observe({"pad:deal": "visitor:" + topiary.components.colours[0]})
+    assert isinstance(wrong, Discrepancy) and table.actions == []
+    table.observe({})
+    assert table.observe({"pad:deal": "topiary:swan:4"}) == NoChange()
+    assert table.actions == ["remove swan"] and table.state.phase == "lay"
+    assert table.journal.active().actions == ("remove swan",)
+    assert "pad:deal" not in table.led_roles()
+    # the layout goes on while the tile still lies there, and after it is taken off
+    first = topiary.legal_actions(table.state)[0]
+    laid = topiary.board(topiary.apply(table.state, first))
+    table.observe({**laid, "pad:deal": "topiary:swan:4"})
+    assert table.actions == ["remove swan", first]
+    assert table.observe(laid) == NoChange() and len(table.actions) == 2

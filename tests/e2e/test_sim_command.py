@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from controller.cli import main
+from controller.cli.sim import scenario_file
 from games.registry import all_games
 
 HAS_SPIEL = importlib.util.find_spec("pyspiel") is not None
-SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "simulator" / "scenarios").glob(
-    "*.scenario"))
+SCENARIOS_DIR = Path(__file__).resolve().parents[2] / "simulator" / "scenarios"
+SCENARIOS = sorted(SCENARIOS_DIR.glob("*.scenario"))
 
 
 def test_a_failing_expectation_fails_the_run(tmp_path, capsys) -> None:
@@ -29,6 +31,45 @@ def test_a_malformed_scenario_is_a_user_error(tmp_path, capsys) -> None:
     scenario.write_text("put tiki:nani\n")
     assert main(["sim", "--scenario", str(scenario)]) == 2
     assert "bad.scenario:1" in capsys.readouterr().err
+
+
+def test_a_shipped_scenario_runs_by_name_from_anywhere(tmp_path, monkeypatch, capsys) -> None:
+    """A maker with only the wheel has no path to give: the name is enough, from any folder."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["sim", "--ideal", "--scenario", "tiki_topple_play_card"]) == 0
+    out = capsys.readouterr().out
+    assert "tiki_topple_play_card.scenario:" in out and "FAIL" not in out
+    assert out.strip().splitlines()[-1].endswith("expectations passed")
+
+
+def test_a_name_with_its_suffix_is_the_same_shipped_file(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with scenario_file("tiki_topple_wrong_site.scenario") as path:
+        assert path.read_bytes() == SCENARIOS_DIR.joinpath("tiki_topple_wrong_site.scenario"
+                                                           ).read_bytes()
+
+
+def test_a_file_of_a_shipped_name_is_the_file(tmp_path, monkeypatch) -> None:
+    """An existing file wins over a shipped name: a maker's own scenario is never shadowed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tiki_topple_play_card").write_text("mine\n")
+    with scenario_file("tiki_topple_play_card") as path:
+        assert path.read_text() == "mine\n"
+
+
+def test_an_unknown_scenario_name_is_a_user_error_listing_the_shipped_ones(capsys) -> None:
+    assert main(["sim", "--scenario", "tiki_topple_no_such_thing"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tabletop sim: tiki_topple_no_such_thing: no such scenario file")
+    assert all(path.stem in err for path in SCENARIOS)
+
+
+def test_list_scenarios_names_every_shipped_file_and_its_game(capsys) -> None:
+    assert main(["sim", "--list-scenarios"]) == 0
+    listed = [line.split() for line in capsys.readouterr().out.splitlines()]
+    games = [re.search(r"^game (\S+)", path.read_text(), re.MULTILINE) for path in SCENARIOS]
+    assert listed == [[path.stem, game[1] if game else "tiki_topple"]
+                      for path, game in zip(SCENARIOS, games, strict=True)]
 
 
 RUNS = {

@@ -7,14 +7,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-import pytest
-
-from controller.cli.sim import virtual_service
-from controller.web import create_app
 from games.core.game import FACE_DOWN, Game
-from simulator.page import simulator_router
 from tests.e2e.conftest import browser  # noqa: F401  (the fixture, shared with tests/e2e)
-from tests.e2e.served import Served
 
 from .conftest import players_for
 
@@ -25,18 +19,6 @@ BOXES = """(selector) => [...document.querySelectorAll(selector)].map((g) => {
   return {site: g.dataset.site, x: box.x, y: box.y, w: box.width, h: box.height,
           px: screen.width, py: screen.height};
 })"""
-
-
-@pytest.fixture
-def served(game: Game[Any], tmp_path):
-    table, service = virtual_service(game.id, tmp_path, settle_ms=60)
-    app = create_app(service, "page-test-token")
-    app.include_router(simulator_router(table, "/"))
-    server = Served(app, background=service.run)
-    server.call(lambda: service.table.new_game(players_for(game), {}))
-    yield table, server
-    server.stop()
-    table.close()
 
 
 def overlapping(boxes: list[dict[str, Any]]) -> list[tuple[str, str]]:

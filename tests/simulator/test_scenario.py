@@ -178,6 +178,8 @@ class EngineProbe:
         self.state = game.initial(players, options)
         self.watcher = watcher
         self.last_action: str | None = None
+        self.shown: str | None = None
+        """The piece laid on the choice site that made a choice, while it lies there."""
         self.rng = random.Random(5)
         self._hidden()
 
@@ -192,12 +194,27 @@ class EngineProbe:
     def __call__(self) -> dict[str, Any]:
         game, seen = self.game, self.watcher.board()
         current = game.board(self.state)
+        site = game.choice_site
+        laid = seen.get(site) if site is not None else None
+        rest = {s: piece for s, piece in seen.items() if s != site}
+        if laid is not None and site not in current and rest == current:
+            # a piece naming a choice the board cannot show (Topiary's shape for the box)
+            chosen = game.choice_pieces(self.state).get(laid)
+            if chosen is not None:
+                self.state, self.last_action, self.shown = (
+                    game.apply(self.state, chosen), chosen, laid)
+                self._hidden()
+            if laid == self.shown:
+                seen = rest
+        if laid is None:
+            self.shown = None
+        current = game.board(self.state)
         successors = {a: game.board(game.apply(self.state, a))
                       for a in game.legal_actions(self.state)}
         matches = [a for a, board in successors.items() if board == seen]
         if seen != current and len(matches) == 1:
+            self.last_action = game.public_action(self.state, matches[0])  # as the page says
             self.state = game.apply(self.state, matches[0])
-            self.last_action = matches[0]
             self._hidden()
             current = seen
         changed = sorted(s for s in current.keys() | seen.keys() if current.get(s) != seen.get(s))
@@ -234,8 +251,12 @@ def test_shipped_scenarios_pass_against_the_engine(path: Path, tmp_path: Path, w
             result = probe()
             # A stand-in for the controller's lighting: wrong sites in the wrong colour.
             wrong = (result["discrepancy"] or {}).get("wrong_sites", [])
-            lights.show({site: table.profile.colours["wrong"] for site in wrong
-                         if site in table.profile.leds.sites})
+            lit = {site: table.profile.colours["wrong"] for site in wrong
+                   if site in table.profile.leds.sites}
+            choice = probe.game.choice_site  # and the site where a piece makes a choice
+            if choice is not None and probe.game.choice_pieces(probe.state):
+                lit[choice] = table.profile.colours["legal"]
+            lights.show(lit)
             return result
 
         async def judge_continuously() -> None:  # as the service does after every settle

@@ -84,15 +84,20 @@ def test_setup(players: int, draft: str) -> None:
 
 def test_the_players_choose_the_removed_shape() -> None:
     """The sheet: with 2 or 3 players "ein beliebiges Motiv-Set" leaves the game: any set the
-    players pick, not a hidden draw. The start player puts it back (the page offers the
-    choice: nothing on the table changes)."""
+    players pick, not a hidden draw. The start player puts it back; nothing on the table
+    changes, so a tile of the shape laid on the deal pad tells the table (or the page)."""
     state = GAME.initial(NAMES[:3])
     assert GAME.actor(state) == 0 and GAME.chance_outcomes(state) == []
     assert GAME.legal_actions(state) == [f"remove {shape}" for shape in sorted(COMPONENTS.shapes)]
     boards = {GAME.board(GAME.apply(state, a)) == GAME.board(state)
               for a in GAME.legal_actions(state)}
     assert boards == {True}
-    assert "one whole shape you choose" in str(GAME.describe_step(state))
+    assert "lay one of its tiles on the deal pad" in str(GAME.describe_step(state))
+    pieces = GAME.choice_pieces(state)
+    assert GAME.choice_site == "pad:deal" and len(pieces) == len(COMPONENTS.tiles)
+    assert {pieces[f"topiary:{shape}:1"] for shape in COMPONENTS.shapes} == set(
+        GAME.legal_actions(state))
+    assert GAME.choice_pieces(GAME.apply(state, "remove swan")) == {}
 
 
 def test_chance_outcomes_are_uniform_and_exact() -> None:
