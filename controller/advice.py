@@ -7,8 +7,9 @@ once the table moves on it is gone.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,10 +20,13 @@ from games.core.translation import _
 from .errors import NothingToConfirm
 from .referee import Successors, changed_sites
 from .status import AdviceReport
+from .unresolved import UnseenDraws
 
 HINT_SIMULATIONS = 200
 """The hint's strength (simulations per move); the AI's default strength too."""
 MAX_SIMULATIONS = 20_000
+HINT_WORLDS = 4
+"""States a hint weighs when the table has not seen some draws (``UnseenDraws.worlds``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +40,10 @@ class AdviceRequest:
     simulations: int
     seed: int
     """Fixed by game and position, so a restart brings back the same advice."""
+    unseen: UnseenDraws | None = None
+    """A hint where the players dealt secrets the table has not seen: the AI weighs several
+    states the table may be in, never its working guess alone (it would advise playing to a
+    guessed mission)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,11 +180,32 @@ class AdviceBook:
         )
 
 
+def weigh_worlds(picks: Sequence[tuple[str, Mapping[str, float]]], legal: Collection[str]
+                 ) -> tuple[str, dict[str, float]] | None:
+    """The move most worlds' searches chose, among those legal at the table (ties: the higher
+    mean value), with each move's mean value over the worlds that searched it; None if no
+    world chose a move legal here."""
+    votes: dict[str, int] = {}
+    sums: dict[str, list[float]] = {}
+    for action, values in picks:
+        if action in legal:
+            votes[action] = votes.get(action, 0) + 1
+        for move, value in values.items():
+            sums.setdefault(move, []).append(value)
+    if not votes:
+        return None
+    means = {move: round(sum(seen) / len(seen), 3) for move, seen in sums.items()}
+    best = max(votes, key=lambda move: (votes[move], means.get(move, 0.0), move))
+    return best, dict(sorted(means.items(), key=lambda item: -item[1]))
+
+
 def ai_advisor(game: Game[Any]) -> Callable[[AdviceRequest], Any] | None:
     """The AI behind AI seats and hints, or None when OpenSpiel is not installed.
 
     One ``games.ai.Advisor`` per game setup, made on first use. It runs in a worker thread
-    and reads nothing but the request (the table may move on meanwhile). OpenSpiel is loaded
+    and reads nothing but the request (the table may move on meanwhile). A hint with unseen
+    draws searches ``HINT_WORLDS`` states the table may be in, a share of the strength each,
+    and advises the move most of them chose. OpenSpiel is loaded
     on the first request, not before: it is 40 MB of a Pi Zero's 512 that a table nobody asks
     for a hint never needs.
     """
@@ -192,7 +221,20 @@ def ai_advisor(game: Game[Any]) -> Callable[[AdviceRequest], Any] | None:
         advisor = advisors.get(key)
         if advisor is None:
             advisor = advisors[key] = Advisor(game, players, request.options)
-        return advisor.advise(request.state, seed=request.seed,
-                              simulations=request.simulations)
+        if request.unseen is None:
+            return advisor.advise(request.state, seed=request.seed,
+                                  simulations=request.simulations)
+        worlds = request.unseen.worlds(game, HINT_WORLDS, request.seed) or [request.state]
+        each = max(1, request.simulations // len(worlds))
+        answers = [advisor.advise(world, seed=request.seed + number, simulations=each)
+                   for number, world in enumerate(worlds)]
+        weighed = weigh_worlds([(answer.action, answer.values) for answer in answers],
+                               game.legal_actions(request.state))
+        if weighed is None:  # no world's move is legal at the table: its own position then
+            return advisor.advise(request.state, seed=request.seed,
+                                  simulations=request.simulations)
+        return dataclasses.replace(answers[0], action=weighed[0], values=weighed[1],
+                                   seconds=sum(answer.seconds for answer in answers),
+                                   simulations=each * len(worlds))
 
     return advise

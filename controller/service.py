@@ -288,12 +288,22 @@ class TableService:
         return [successors.board, *(s.board for s in successors.changing)]
 
     def _place_shared(self) -> None:
-        """A tag heard on two sites (lying across their edge) lies where the position or a
-        legal step wants it, if on one of them; otherwise where it was first heard."""
+        """A tag heard on two sites lies where it went last if that makes the board exactly
+        one legal step (a piece moved: its old site has not missed it yet); otherwise (lying
+        across two fields' edge) where the position or a legal step wants it, if on one of
+        them; otherwise where it was first heard."""
         if not self.table.started:
             return
+        shared = self.tracker.shared
+        if not shared:
+            return
+        for uid, sites in shared.items():
+            self.tracker.place(uid, sites[-1])
+        if len(self.table.successors.matching(self.tracker.board)) == 1:
+            return
         wanted = self._wanted_boards()
-        for uid, sites in self.tracker.shared.items():
+        for uid, sites in shared.items():
+            self.tracker.place(uid, sites[0])
             piece = self.tracker.piece_of(uid)
             for site in sites:
                 if piece is not None and any(piece in pile_pieces(board.get(site) or "")
@@ -368,25 +378,44 @@ class TableService:
         while True:
             await self._changed.wait()
             self._changed.clear()
-            while True:
-                now = self.clock()
-                if self.tracker.settled(now):
-                    break
-                quick = self.tracker.quick_at()
-                if self.adaptive and now >= quick and self._one_step():
-                    break
-                wake = quick if self.adaptive and now < quick else self.tracker.settles_at()
+            while (wake := self.judge_at(now := self.clock())) is not None:
                 await asyncio.sleep(max(0.0, wake - now))
                 self._changed.clear()  # what came meanwhile is in the tracker's times
             self.judge()
 
+    def judge_at(self, now: float) -> float | None:
+        """None if the board is to be judged now, else when to look again: once settled; or
+        a scan after the last change if the board shows exactly one legal step, as soon as
+        no lift still unreported could make it another."""
+        tracker = self.tracker
+        if tracker.settled(now):
+            return None
+        still, quick = tracker.still_at(), tracker.quick_at()
+        if self.adaptive and now >= still and self._one_step() and (
+                now >= quick or not self._a_lift_could_change_it()):
+            return None
+        if self.adaptive and now < still:
+            return still
+        return quick if self.adaptive and now < quick else tracker.settles_at()
+
     def _one_step(self) -> bool:
-        """The observed board is exactly one legal step's result."""
+        """The observed board is exactly one legal step's result (if need be, under another
+        dealing of the unseen draws: a card the working guess had set aside)."""
         if not self.table.started or self.blind_sites:
             return False
         self._place_shared()
         self._order_piles()
-        return len(self.table.successors.matching(self.tracker.board)) == 1
+        board = self.tracker.board
+        return len(self.table.successors.matching(board)) == 1 or (
+            self.table.a_step_if_dealt_otherwise(board))
+
+    def _a_lift_could_change_it(self) -> bool:
+        """Could a lift made but not yet reported turn the observed board into another legal
+        step? (A piece moved: its new place is seen at once, its old one only after its
+        reader's next misses, and meanwhile the board may read as a new piece laid.) Only then
+        is the lift waited for before judging early."""
+        return self.tracker.lifts_could_show(
+            successor.board for successor in self.table.successors.changing)
 
     def judge(self) -> None:
         """Let the table judge the observed board now, then relight and publish. While a hub

@@ -10,6 +10,7 @@ phones' seat claims (``seats``).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -49,6 +50,7 @@ from .unresolved import (
     Resolution,
     Reveal,
     SearchCost,
+    UnseenDraws,
     explain,
     owners,
     resolve,
@@ -58,6 +60,9 @@ from .unresolved import (
 
 MAX_TAKE_BACK = 12
 """How many positions back a restored table is recognised as a take-back request."""
+QUICK_SEARCH_BUDGET = 2_000
+"""Engine applies for the early look at a board the working guess cannot explain
+(``Table.a_step_if_dealt_otherwise``): a card set aside in the guess costs about a hundred."""
 Dealer = Literal["players", "digital"]
 DEALERS: tuple[Dealer, ...] = ("players", "digital")
 """``players``: they shuffle and draw from the box, the table writes ``?`` for what it cannot
@@ -107,6 +112,9 @@ class Table:
         self._on_pad: tuple[str, ...] | None = None
         self._shown_choice: str | None = None
         """The piece that made the last choice on ``Game.choice_site``, until it comes off."""
+        self._quick_look: tuple[Any, Any, bool] | None = None
+        """The last ``a_step_if_dealt_otherwise``: (the state, the reveals and board, its
+        answer)."""
         self._owners: list[frozenset[int]] = []
         self._pending: tuple[Any, list[tuple[int, int]]] | None = None
 
@@ -341,6 +349,34 @@ class Table:
                         not isinstance(decision, Discrepancy),
                         self._draws_seen_by(self.game.actor(self.state)), self._seed())
         return None if puzzle.key in self._unexplained else puzzle
+
+    def a_step_if_dealt_otherwise(self, board: Mapping[str, str]) -> bool:
+        """Would another dealing of the player on turn's unseen draws (two changed at most,
+        found within a small budget) make ``board`` exactly one legal step? The service then
+        judges a card the working guess had set aside as soon as any other step, not after the
+        whole settle time; nothing is adopted here (the judgement searches again)."""
+        if not self.started or UNRESOLVED not in self.history.known:
+            return False
+        key = (len(self.reveals), frozenset(board.items()))
+        look = self._quick_look
+        if look is not None and look[0] is self.state and look[1] == key:
+            return look[2]  # asked again a quarter scan later: the same board
+        actor = self.game.actor(self.state)
+        mine = self._draws_seen_by(actor) if actor >= 0 else frozenset()
+        if not mine:
+            return False
+        game = self.game
+
+        def one_step(state: Any) -> bool:
+            return not game.is_terminal(state) and len(
+                Successors(game, state).matching(board)) == 1
+
+        found, _ = resolve(game, self.states[0], self.history.known, reveals=self.reveals,
+                           goal=one_step, working=self._working(),
+                           rng=random.Random(self._seed()), budget=QUICK_SEARCH_BUDGET,
+                           max_changes=2, changeable=mine)
+        self._quick_look = (self.state, key, found is not None)
+        return found is not None
 
     def _draws_seen_by(self, seat: int) -> frozenset[int]:
         """The unseen draws that went to ``seat`` (into its hand), worked out once each."""
@@ -648,16 +684,16 @@ class Table:
     def private_hint_request(self, seat: int, token: str) -> AdviceRequest:
         """A hint for one phone only: nothing is lit, logged or shown to the table."""
         self.private_view(seat, token)  # raises SeatNotHeld for a phone without the seat
-        return self.book.private_hint_request(self.state, self.players, seat, self.options,
-                                              self._seed())
+        return self._weighing_unseen(self.book.private_hint_request(
+            self.state, self.players, seat, self.options, self._seed()))
 
     def unseen_hint_request(self) -> AdviceRequest:
         """A hint for the person on turn that nobody is shown (the simulator's "do the next
         step for me" plays it): nothing is lit or logged, a hidden hand stays hidden."""
         self._require_game()
         seat = self.book.seat_for_a_hint(self.state, self.players)
-        return self.book.private_hint_request(self.state, self.players, seat, self.options,
-                                              self._seed())
+        return self._weighing_unseen(self.book.private_hint_request(
+            self.state, self.players, seat, self.options, self._seed()))
 
     def _seed(self) -> int:
         return (self.game_id or 0) * 1_000_003 + len(self.actions)
@@ -666,7 +702,17 @@ class Table:
         """What the AI should think about now, if anything (the service runs it off-loop)."""
         if not self.started:
             return None
-        return self.book.request(self.state, self.options, self._seed())
+        request = self.book.request(self.state, self.options, self._seed())
+        return None if request is None else self._weighing_unseen(request)
+
+    def _weighing_unseen(self, request: AdviceRequest) -> AdviceRequest:
+        """A hint in a game with draws the table did not see weighs the states it may be in
+        (``AdviceRequest.unseen``), not the working guess: the table knows no one's secrets."""
+        known = self.history.known
+        if request.kind != "hint" or UNRESOLVED not in known:
+            return request
+        return dataclasses.replace(request, unseen=UnseenDraws(
+            self.states[0], tuple(known), tuple(self.reveals)))
 
     def receive_advice(self, request: AdviceRequest, action: str, values: Mapping[str, float],
                        seconds: float, simulations: int) -> bool:

@@ -17,10 +17,10 @@ both. It lies on one site only: the one where it arrived first, unless the servi
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from games.core.game import pile_value
+from games.core.game import pile_pieces, pile_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,11 +217,37 @@ class Tracker:
     def settled(self, now: float) -> bool:
         return now >= self.settles_at()
 
+    def still_at(self) -> float:
+        """A scan after the last change: every reader has been read since (nothing else is
+        moving that the table could have seen)."""
+        return self._last_change + self.quick_seconds
+
     def quick_at(self) -> float:
         """When the board may be judged early, if it shows exactly one legal step: a scan
         after the last change, and no lift still unreported."""
-        return max(self._last_change + self.quick_seconds,
-                   self._last_arrival + self.lift_latency)
+        return max(self.still_at(), self._last_arrival + self.lift_latency)
+
+    def lifts_could_show(self, boards: Iterable[Mapping[str, str]]) -> bool:
+        """Could lifts alone, made but not reported yet, turn the observed board into one of
+        ``boards`` (another one than it is now)? A stack may show any of its pieces on top
+        then, a pile any of its pieces in their order, any site may be left empty; nothing is
+        laid."""
+        lying = {site: [self.piece_of(uid) for uid in stack]
+                 for site, stack in self._lying().items()}
+        observed = self.board
+
+        def could_become(site: str, value: str | None) -> bool:
+            if value is None:
+                return True
+            pieces = lying.get(site, [])
+            if site not in self.piles:
+                return value in pieces
+            rest = iter(pieces)
+            return all(piece in rest for piece in pile_pieces(value))  # a subsequence
+
+        return any(board != observed and board.keys() <= observed.keys()
+                   and all(could_become(site, board.get(site)) for site in observed)
+                   for board in boards)
 
     def settles_at(self) -> float:
         return max(self._last_change + self.settle_seconds,

@@ -281,6 +281,37 @@ def resolve(
     return found, search.cost
 
 
+WORLD_BUDGET = SEARCH_BUDGET // 8
+"""Engine applies for finding one world for a hint (``UnseenDraws.worlds``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnseenDraws:
+    """A game with draws the table did not see, as a hint needs it: pure data, so the worlds
+    are sampled in the AI's worker thread, not on the service's loop."""
+
+    initial: Any
+    known: tuple[str, ...]
+    """The actions as the journal has them, ``?`` for each unseen draw."""
+    reveals: tuple[Reveal, ...]
+
+    def worlds(self, game: Game[Any], count: int, seed: int,
+               budget: int = WORLD_BUDGET) -> list[Any]:
+        """Up to ``count`` different states the table may be in now: the last states of
+        resolutions found by replaying the history with the outcomes shuffled afresh each
+        time. Each explains all that was seen; they are varied, not drawn uniformly. Empty
+        only if no resolution was found within the budget."""
+        found: list[Any] = []
+        for attempt in range(2 * count):
+            if len(found) == count:
+                break
+            resolution, _ = resolve(game, self.initial, self.known, reveals=self.reveals,
+                                    rng=random.Random(seed * 7919 + attempt), budget=budget)
+            if resolution is not None and resolution.states[-1] not in found:
+                found.append(resolution.states[-1])
+        return found
+
+
 @dataclass(frozen=True, slots=True)
 class Puzzle:
     """A board the working resolution cannot explain, with all a search needs: pure data, so

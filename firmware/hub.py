@@ -169,10 +169,8 @@ class Hub:
         try:
             slot.version = self.readers[index].version() & 0xFF
             status = classify_version(slot.version)
-            if status == p.OK:
-                self.readers[index].init()
-                if self.switching:
-                    self.readers[index].antenna(False)  # on only while its class is read
+            if status == p.OK:  # with a schedule the field stays off until its class's slot
+                self.readers[index].init(antenna=not self.switching)
         except Exception:  # a dead bus may raise anything; it must not stop the hub
             status = p.NO_RESPONSE
         slot.errors = 0

@@ -136,7 +136,10 @@ class Mfrc522:
     def version(self) -> int:
         return self.read(VERSION)
 
-    def init(self) -> None:
+    def init(self, antenna: bool = True) -> None:
+        """Reset and configure the chip; ``antenna``: switch the field on at the end (a hub with
+        a field schedule keeps it off, so a reader probed mid-scan never garbles another
+        hub's slot)."""
         self.write(COMMAND, SOFT_RESET)
         deadline = self.clock.ticks_add(self.clock.ticks_us(), 50_000)
         while self.read(COMMAND) & 0x10:  # PowerDown bit clears when the reset is done
@@ -149,7 +152,8 @@ class Mfrc522:
         self.write(TX_ASK, 0x40)  # 100 % ASK modulation
         self.write(MODE, 0x3D)  # CRC preset 0x6363 (ISO 14443-3 CRC_A)
         self.write(RF_CFG, 0x48)  # receiver gain 33 dB: short range, so neighbours are not read
-        self._set_bits(TX_CONTROL, 0x03)  # antenna on, and it stays on
+        if antenna:
+            self._set_bits(TX_CONTROL, 0x03)  # antenna on, and it stays on
 
     def antenna(self, on: bool) -> None:
         """Switch the field on or off (a hub with a field schedule keeps only one class on)."""

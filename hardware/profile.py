@@ -60,6 +60,9 @@ class HubSettings:
     readers: tuple[int, ...] = ()
     """The profile's reader numbers, in the hub's own order: the hub's reader 0 is
     ``readers[0]``."""
+    supply_ma: int | None = None
+    """The rating of the 5 V supply its readers hang on, if the maker states it: ``tabletop
+    doctor`` checks the readers' peak current against it (or, unstated, a USB port's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,7 +382,7 @@ def _hubs(check: _Checker, data: dict[str, Any], readers: Mapping[int, str]
                                   "several hubs in [[hubs]]")
     if "hub" in data:
         table = check.table(data, "hub")
-        check.known_keys(table, ("url", "baudrate", "unique_id"), "[hub]")
+        check.known_keys(table, ("url", "baudrate", "unique_id", "supply_ma"), "[hub]")
         # the hub's own reader numbers are the profile's (gaps are readers with no site)
         return (_hub(check, table, "[hub]", "hub", tuple(range(max(readers) + 1))),)
     tables = data["hubs"]
@@ -389,7 +392,8 @@ def _hubs(check: _Checker, data: dict[str, Any], readers: Mapping[int, str]
     owner: dict[int, str] = {}
     for number, table in enumerate(tables, 1):
         where = f"[[hubs]] #{number}"
-        check.known_keys(table, ("name", "url", "baudrate", "unique_id", "readers"), where)
+        check.known_keys(table, ("name", "url", "baudrate", "unique_id", "readers",
+                                 "supply_ma"), where)
         name = check.value(table, "name", str, where)
         if not _HUB_NAME.match(name):
             raise check.fail(f"{where}.name", f"{name!r}: letters, digits, - and _ (up to 32)")
@@ -423,7 +427,9 @@ def _hub(check: _Checker, table: dict[str, Any], where: str, name: str,
                                                "(8 to 32 lower-case hex digits)")
     baudrate = check.number(table, "baudrate", where, 1200, 4_000_000, default=115_200,
                             integer=True)
-    return HubSettings(url, baudrate, name, unique_id, readers)
+    supply = (check.number(table, "supply_ma", where, 100, 50_000, integer=True)
+              if "supply_ma" in table else None)
+    return HubSettings(url, baudrate, name, unique_id, readers, supply)
 
 
 def _reader_list(check: _Checker, table: dict[str, Any], where: str,

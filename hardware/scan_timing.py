@@ -173,6 +173,19 @@ class ScanFigures:
     """The largest class on at once, plus every chip's own supply."""
 
 
+USB_PORT_MA = 500.0
+"""What a USB 2.0 port must deliver at most (five unit loads of 100 mA, USB 2.0 specification
+7.2.1): all a hub's readers get when they hang on the Pico's USB power."""
+
+
+def peak_ma(classes: Sequence[Sequence[int]], readers: int,
+            settings: RadioSettings = DEFAULT_RADIO) -> float:
+    """The most a hub's readers draw at once from their 5 V supply: the largest class's fields
+    on together plus every chip's own supply (no schedule: every field on at once)."""
+    largest = max((len(members) for members in classes), default=0) if classes else readers
+    return round(largest * settings.field_ma + readers * settings.chip_ma, 1)
+
+
 def scheduled_scan(
     classes: Sequence[Sequence[int]], tags: Mapping[int, Sequence[int]],
     settings: RadioSettings = DEFAULT_RADIO,
@@ -194,8 +207,7 @@ def scheduled_scan(
             found = inventory_cost([*held, 7], mux, known=False)  # it finds the new tag
             worst = max(worst, scan_us - window
                         + class_window_us([*costs, found], settings.power_up_ms))
-    largest = max((len(members) for members in classes), default=0)
-    peak = largest * settings.field_ma + readers * settings.chip_ma
+    peak = peak_ma(classes, readers, settings)
     return ScanFigures(readers, len(classes), round(scan_us / 1000, 1), round(worst / 1000, 1),
                        settings.field_ma, round(peak, 1))
 

@@ -140,11 +140,11 @@ class VirtualReader:
             return SILENT_BUS
         return self.driver.version() if self.driver is not None else MFRC522_VERSION
 
-    def init(self) -> None:
+    def init(self, antenna: bool = True) -> None:
         if self.faults.dead:
             raise ReaderBusError("no answer on the SPI bus")
         if self.driver is not None:
-            self.driver.init()
+            self.driver.init(antenna)
 
     def antenna(self, on: bool) -> None:
         """A field the hub switches (with a field schedule); the ideal field ignores it."""

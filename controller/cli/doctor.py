@@ -45,9 +45,11 @@ from typing import Any, Literal
 
 from controller.journal import integrity
 from hardware.errors import HardwareError
+from hardware.field_schedule import DEFAULT_RADIO, RadioSettings
 from hardware.link import HubLink
 from hardware.profile import BoardProfile, HubSettings
 from hardware.protocol import PROTOCOL_VERSION, ReaderStatus
+from hardware.scan_timing import USB_PORT_MA, peak_ma
 
 from .common import print_json
 from .compose import load_board
@@ -516,9 +518,32 @@ def _flash(url: str) -> str:
     return f"tabletop hub flash --port {url} (docs/firmware.md), then plug the hub in again"
 
 
+def supply_finding(hub: HubSettings, schedule: Sequence[Sequence[int]], readers: int,
+                   radio: RadioSettings = DEFAULT_RADIO) -> Finding:
+    """The readers' peak current (their largest field class on at once, from the schedule the
+    hub runs) against the 5 V supply the profile states, or a USB port's if it states none."""
+    key, name = f"hub:{hub.name}:power", f"hub {hub.name!r}"
+    peak = peak_ma(schedule, readers, radio)
+    on = max((len(members) for members in schedule), default=0) if schedule else readers
+    drawn = f"{name}: its {readers} readers draw up to {peak:,.0f} mA ({on} fields on at once)"
+    fewer = "or fewer fields on at once (tabletop profile schedule; docs/wiring.md, Power)"
+    if hub.supply_ma is not None:
+        if peak > hub.supply_ma:
+            return Finding(key, "fail", f"{drawn}, more than its {hub.supply_ma:,} mA supply",
+                           f"a 5 V supply of at least {peak:,.0f} mA for its readers, {fewer}")
+        return Finding(key, "ok", f"{drawn}, within its {hub.supply_ma:,} mA supply")
+    if peak > USB_PORT_MA:
+        return Finding(key, "warn", f"{drawn}, more than a USB port gives "
+                                    f"({USB_PORT_MA:,.0f} mA)",
+                       f"give its readers a 5 V supply of their own of at least {peak:,.0f} mA "
+                       f"and write its rating as supply_ma in the profile's hub, {fewer}")
+    return Finding(key, "ok", f"{drawn}, within a USB port's {USB_PORT_MA:,.0f} mA")
+
+
 def hub_findings(hub: HubSettings, report: HubReport, firmware: str | None,
                  sites: dict[int, str], waited: float = HELLO_SECONDS,
-                 account: str | None = None) -> list[Finding]:
+                 account: str | None = None,
+                 radio: RadioSettings = DEFAULT_RADIO) -> list[Finding]:
     """The lines for one hub from what it said (``account``: the user who must open it)."""
     key, name, url = f"hub:{hub.name}", f"hub {hub.name!r}", report.url
     who = account or getpass.getuser()
@@ -552,6 +577,7 @@ def hub_findings(hub: HubSettings, report: HubReport, firmware: str | None,
         findings.append(Finding(key, "fail", f"{name}: {url} cannot be opened by {who}",
                                 dialout))
     expected = len(hub.readers)
+    findings.append(supply_finding(hub, hello.schedule, hello.reader_count, radio))
     if hello.reader_count != expected:
         findings.append(Finding(f"{key}:readers", "fail", f"{name} has {hello.reader_count} "
                                 f"readers, the profile {expected}",
@@ -641,7 +667,7 @@ def check_hubs(host: Host, setup: Setup) -> list[Finding]:
     reports = asyncio.run(ask_all()) if ask else []
     for (hub, _), report in zip(ask, reports, strict=True):
         findings += hub_findings(hub, report, setup.firmware, sites, setup.hello_seconds,
-                                 setup.account)
+                                 setup.account, profile.radio)
     return findings
 
 

@@ -9,6 +9,7 @@ damaged one has garbage in it, and the service's page is a real `tabletop sim` o
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -71,7 +72,9 @@ def test_the_simulated_table_is_ready_and_every_hub_check_passes(capsys) -> None
     assert hub[0].startswith("✓ hub 'hub' on ") and firmware_version() in hub[0]
     assert "protocol 3" in hub[0]
     board = load_board("tiki_topple")
-    assert hub[1] == f"✓ hub 'hub': all {len(board.readers)} readers pass the self-test"
+    assert hub[1] == (f"✓ hub 'hub': its {len(board.readers)} readers draw up to 448 mA "
+                      "(3 fields on at once), within a USB port's 500 mA")
+    assert hub[2] == f"✓ hub 'hub': all {len(board.readers)} readers pass the self-test"
     assert lines_of(out, f"LED strip answers (recording, simulated, {board.leds.count} LEDs"
                     )[0].startswith("✓")
     for skipped in ("GPIO: skipped: simulated", "service: skipped: simulated",
@@ -523,3 +526,24 @@ def test_root_checks_devices_and_files_for_the_services_user(tmp_path, capsys) -
     assert code == 0, out
     assert "✓ SPI enabled (/dev/spidev0.0)" in out
     assert f"✓ journal folder {data} is writable by nobody" in out
+
+
+def test_each_hubs_readers_are_checked_against_their_supply() -> None:
+    """The peak is the largest field class the hub announces (100 mA each, the MFRC522 data
+    sheet's maximum) plus 13.5 mA per chip; against the supply the profile states, or else a
+    USB port's 500 mA."""
+    hub = load_board("tiki_topple").hub
+    small = doctor.supply_finding(hub, ((0, 3, 6), (1, 4, 7), (2, 5, 8), (9, 10)), 11)
+    assert small.status == "ok" and "448 mA (3 fields on at once)" in small.what
+    assert "within a USB port's 500 mA" in small.what
+    big = ((0, 1, 2, 3, 4, 5, 6, 7), (8, 9, 10))  # eight fields on at once: 948.5 mA
+    unstated = doctor.supply_finding(hub, big, 11)
+    assert unstated.status == "warn" and "more than a USB port gives (500 mA)" in unstated.what
+    assert "supply_ma" in unstated.fix
+    stated = dataclasses.replace(hub, supply_ma=800)
+    over = doctor.supply_finding(stated, big, 11)
+    assert over.status == "fail" and "948 mA" in over.what and "800 mA supply" in over.what
+    enough = doctor.supply_finding(dataclasses.replace(hub, supply_ma=2000), big, 11)
+    assert enough.status == "ok" and "within its 2,000 mA supply" in enough.what
+    every = doctor.supply_finding(hub, (), 11)  # no schedule: every field on
+    assert "1,248 mA (11 fields on at once)" in every.what

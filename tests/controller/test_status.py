@@ -12,6 +12,7 @@ from gpiozero.pins.mock import MockFactory
 from pydantic import ValidationError
 
 from controller.cli.compose import build_service, load_board
+from controller.referee import NoChange
 from controller.status import Status
 from controller.web import create_app
 from hardware.leds import RecordingStrip
@@ -104,3 +105,92 @@ def test_the_tracker_waits_after_an_arrival_as_long_as_the_hub_needs_to_report_a
     assert service.tracker.lift_latency == pytest.approx(3.25 * 0.250)
     service._note_beat(hub, Heartbeat(1500, 12, 0, 0, 60_000))
     assert service.tracker.lift_latency == pytest.approx(3.25 * 0.100)
+
+
+def test_a_move_that_shows_one_legal_step_is_judged_a_scan_after_it_lands(tmp_path) -> None:
+    """The adaptive settle: a Topiary visitor stood on a spot reads as exactly one legal step,
+    and no lift could make it another, so it is judged one scan after it lands, without the
+    extra quarter scan a lift would need to be reported; a board that is no legal step keeps
+    the whole settle time."""
+    profile = load_board("topiary")
+    strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
+    service, registry = build_service(profile, tmp_path,
+                                      urls=[str(tmp_path / f"no-hub{n}") for n in range(3)],
+                                      strip=strip, pin_factory=MockFactory(),
+                                      rng=random.Random(1))
+    game = service.table.game
+    copies = {**{piece: 1 for piece in game.pieces()}, **game.copies()}
+    serial = iter(range(1, 10_000))
+    uids = {piece: [f"{next(serial):014x}" for _ in range(count)]  # 7-byte UIDs
+            for piece, count in copies.items()}
+    for piece, tags in uids.items():
+        for uid in tags:
+            registry.enroll(uid, piece)
+    reader_of = {site: reader for reader, site in profile.readers.items()}
+    service.new_game(["anna", "ben", "cleo", "dan"], {})
+    for hub in service.hubs:
+        hub.seen = True
+    rng, now = random.Random(3), 0.0
+    while (state := service.table.state).phase != "visitor":  # lay out and deal, as seen
+        action = (game.sample_chance(state, rng) if game.actor(state) < 0
+                  else game.legal_actions(state)[0])
+        now += 1.0
+        board = game.board(game.apply(state, action))
+        service.tracker.snapshot({reader: uids[board[site]][0] if site in board else None
+                                  for site, reader in reader_of.items()}, now)
+        service.judge()
+        assert service.table.actions[-1] == action
+    tracker = service.tracker
+    tracker.quick_seconds, tracker.lift_latency = 0.1, 0.125  # one scan; a lift: 1.25 scans
+    current = service.table.successors.board
+    visitor = service.table.successors.changing[0]
+    (spot,) = [site for site in visitor.board if site not in current]
+    tracker.tag_arrived(reader_of[spot], uids[visitor.board[spot]][0], 10.0)
+    assert service.judge_at(10.05) == pytest.approx(10.1)  # nothing judged within the scan
+    assert service.judge_at(10.1) is None  # judged then, not at 10.125
+    service.judge()
+    assert service.table.actions[-1] == visitor.action
+    # then another player's visitor stood on a spot is no legal step: the whole settle time
+    stranger = next(piece for piece in uids if piece.startswith("visitor:")
+                    and piece != visitor.board[spot])
+    other = next(site for site in reader_of if site.startswith("spot")
+                 and site not in service.table.successors.board)
+    tracker.tag_arrived(reader_of[other], uids[stranger][0], 20.0)
+    assert service.judge_at(20.2) == pytest.approx(20.0 + profile.settle_ms / 1000)
+
+
+def test_a_moved_piece_counts_where_it_went_before_its_old_place_misses_it(tmp_path) -> None:
+    """Tiki Topple's Tiki Up 1: the card lands on the pad and two tikis swap places. Each tiki
+    is heard at its new place at once, and still at its old one until that reader misses it;
+    since placed where they went the board is exactly one legal step, it is judged one scan
+    after the last change, not after the lifts are reported."""
+    profile = load_board("tiki_topple")
+    strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
+    service, registry = build_service(profile, tmp_path, urls=[str(tmp_path / "no-hub")],
+                                      strip=strip, pin_factory=MockFactory(),
+                                      rng=random.Random(1))
+    uid_of = {piece: f"{number:014x}" for number, piece
+              in enumerate(service.table.game.pieces(), start=1)}
+    for piece, uid in uid_of.items():
+        registry.enroll(uid, piece)
+    reader_of = {site: reader for reader, site in profile.readers.items()}
+    service.new_game(["anna", "ben"], {"edition": "gamewright"})
+    service.tracker.snapshot({n: uid_of[f"tiki:{tiki}"] for n, tiki in enumerate(STACK)}, 0.0)
+    service.hubs[0].seen = True
+    service.judge()
+    tracker = service.tracker
+    tracker.quick_seconds, tracker.lift_latency = 0.1, 0.125
+    current = service.table.successors.board
+    step = next(s for s in service.table.successors.changing if s.action.startswith("up1"))
+    changed = sorted(site for site in step.board if step.board[site] != current.get(site))
+    assert "pad:play" in changed and len(changed) == 3  # the card, two tikis swapped
+    for site in changed:
+        tracker.tag_arrived(reader_of[site], uid_of[step.board[site]], 10.0)
+    assert len(tracker.shared) == 2  # both tikis still heard where they were too
+    assert service.judge_at(10.1) is None
+    service.judge()
+    assert service.table.actions[-1] == step.action
+    for site in changed[1:]:  # the old places miss them: nothing changes any more
+        tracker.tag_left(reader_of[site], uid_of[current[site]], 10.2)
+    service.judge()
+    assert service.table.actions[-1] == step.action and service.table.decision == NoChange()

@@ -142,3 +142,26 @@ def test_tags_a_lost_hub_reports_again_arrived_when_it_came_back() -> None:
     t.forget({"field:1"}, 3.0)  # field 1's hub went down ...
     t.snapshot({0: ["aa"]}, 4.0)  # ... and came back
     assert t.shared == {"aa": ("field:2", "field:1")}  # field 2 heard it first now
+
+
+def test_what_lifts_not_yet_reported_could_still_make_of_the_board() -> None:
+    """The adaptive settle judges a board early only if no lift made but not yet reported could
+    turn it into another legal step: a stack may show any of its pieces on top once lifted, a
+    pile any of its pieces in order, any site may empty; nothing may be laid."""
+    t = tracker()
+    t.tag_arrived(0, "aa", 1.0)
+    t.tag_arrived(0, "bb", 2.0)  # card 2 over card 1
+    t.tag_arrived(1, "cc", 3.0)
+    assert t.board == {"field:1": "card:2", "field:2": "card:3"}
+    assert t.lifts_could_show([{"field:1": "card:2"}])  # card 3 lifted
+    assert t.lifts_could_show([{"field:1": "card:1", "field:2": "card:3"}])  # card 2 lifted
+    assert t.lifts_could_show([{}])
+    assert not t.lifts_could_show([{"field:1": "card:2", "field:2": "card:3"}])  # as it is
+    assert not t.lifts_could_show([{"field:1": "card:3"}])  # card 3 is not in that stack
+    assert not t.lifts_could_show([{"field:1": "card:2", "field:2": "card:3", "field:9": "x"}])
+    pieces = {"y": "stone:yellow", "b": "stone:blue", "r": "stone:red"}
+    towers = Tracker({0: "circle:1"}, pieces.get, 0.4, piles=frozenset({"circle:1"}))
+    for uid in ("y", "b", "r"):
+        towers.tag_arrived(0, uid, 1.0)
+    assert towers.lifts_could_show([{"circle:1": "stone:yellow / stone:red"}])  # blue pulled
+    assert not towers.lifts_could_show([{"circle:1": "stone:red / stone:yellow"}])

@@ -85,6 +85,12 @@ def test_a_card_the_working_guess_set_aside_is_still_a_legal_play(tmp_path) -> N
             break
         people.step()
     assert surprise, "the seeded deal never made the guess lack a card"
+    # the early look the service takes a scan after the card lands: a step under another
+    # dealing, though none under the working guess
+    shown = people.game.board(people.game.apply(people.state, surprise[0]))
+    assert not table.successors.matching(shown)
+    working = list(table.history.actions)
+    assert table.a_step_if_dealt_otherwise(shown) and table.history.actions == working
     searches = len(table.search_costs)
     people.step(surprise[0])
     assert table.actions[-1] == surprise[0]
@@ -104,6 +110,7 @@ def test_a_card_no_hand_can_hold_is_refused_with_the_reason(tmp_path) -> None:
     while people.game.actor(people.state) != 0:
         people.step()
     before = list(table.actions)
+    assert not table.a_step_if_dealt_otherwise({**table.expected_board, "pad:play": played})
     decision = table.observe({**table.expected_board, "pad:play": played})
     assert isinstance(decision, Discrepancy) and decision.wrong[0].site == "pad:play"
     assert table.actions == before and table.search_costs
@@ -255,3 +262,69 @@ def test_a_possible_card_that_restores_an_earlier_board_is_a_move_not_a_take_bac
         table.observe(TIKI.board(state))
     assert table.actions[-1] == "up1 kapu" and len(table.actions) == len(played)
     assert isinstance(table.decision, NoChange)
+
+
+# -- hints where the table has not seen the secrets ----------------------------------------------
+
+
+def test_a_hint_weighs_several_dealings_the_table_cannot_tell_apart(tmp_path) -> None:
+    """Players dealt the missions: a hint asked for anna carries the history, and the worlds it
+    samples are different dealings (anna's mission among them), each agreeing with the public
+    table and each a replay of what was seen."""
+    table = new_table(tmp_path)
+    people = BoxPlayers(table, ["anna", "ben", "cleo"], seed=2)
+    while people.game.actor(people.state) == CHANCE:
+        people.step()
+    table.request_hint()
+    request = table.advice_request()
+    assert request is not None and request.kind == "hint" and request.unseen is not None
+    assert request.unseen.known == tuple(table.actions)
+    worlds = request.unseen.worlds(TIKI, 4, seed=request.seed)
+    assert len(worlds) == 4
+    public = TIKI.view(table.state, None)
+    assert all(TIKI.view(world, None) == public for world in worlds)
+    missions = {tuple(TIKI.view(world, 0)["mission"]) for world in worlds}
+    assert len(missions) > 1, "the worlds should not all give anna the same mission"
+    # the digital dealer knows the cards: its hints search its own state
+    digital = new_table(tmp_path, name="digital.sqlite3")
+    digital.new_game(["anna", "ben"], {}, dealer="digital")
+    digital.observe(stack_board(STACK))
+    digital.request_hint()
+    request = digital.advice_request()
+    assert request is not None and request.unseen is None
+
+
+def stack_board(stack) -> dict[str, str]:
+    return {f"stack:{i}": f"tiki:{t}" for i, t in enumerate(stack, start=1)}
+
+
+def test_the_move_most_worlds_chose_is_advised_among_the_legal_ones() -> None:
+    from controller.advice import weigh_worlds
+
+    picks = [("a", {"a": 0.6, "b": 0.4}), ("b", {"a": 0.5, "b": 0.7}),
+             ("a", {"a": 0.8}), ("x", {"x": 0.9})]
+    action, values = weigh_worlds(picks, legal={"a", "b"})
+    assert action == "a" and values["a"] == round((0.6 + 0.5 + 0.8) / 3, 3)
+    assert weigh_worlds([("b", {"b": 0.2}), ("a", {"a": 0.9})], {"a", "b"})[0] == "a"  # tie
+    assert weigh_worlds([("x", {})], {"a"}) is None
+
+
+def test_the_ai_answers_a_hint_from_sampled_worlds_with_a_legal_move(tmp_path) -> None:
+    pytest.importorskip("open_spiel")
+    from controller.advice import HINT_WORLDS, ai_advisor
+
+    table = new_table(tmp_path)
+    people = BoxPlayers(table, ["anna", "ben"], seed=4)
+    while people.game.actor(people.state) == CHANCE:
+        people.step()
+    table.request_hint()
+    request = table.advice_request()
+    assert request is not None and request.unseen is not None
+    advise = ai_advisor(TIKI)
+    assert advise is not None
+    advice = advise(request)
+    assert advice.action in TIKI.legal_actions(table.state)
+    assert advice.simulations == HINT_WORLDS * (request.simulations // HINT_WORLDS)
+    assert table.receive_advice(request, advice.action, advice.values, advice.seconds,
+                                advice.simulations) is not False
+    assert table.current_advice() is not None

@@ -271,6 +271,7 @@ def test_a_field_schedule_switches_classes_and_waits_the_power_up(
 hub = Hub(readers, port, clock, 'fw', schedule=[[0, 2], [1, 3]], power_up_ms=5)
 hub.boot(); port.take()
 off_after_boot = [r.on for r in readers]
+boot_switches = [list(r.switches) for r in readers]
 for r in readers:
     r.switches.clear()
 readers[3].uid = {UID_A!r}
@@ -286,11 +287,14 @@ try:
 except ValueError as exc:
     error = str(exc)
 hub.send_hello(); mark()
-report({{'out': out, 'off': off_after_boot, 'switches': [r.switches for r in readers],
+report({{'out': out, 'off': off_after_boot, 'boot': boot_switches,
+        'switches': [r.switches for r in readers],
         'took': took, 'error': error, 'calls': calls}})
 """)
     scan, hello = (messages(c) for c in frames(out["out"]))
     assert out["off"] == [False] * 4  # fields are off until their class is read
+    # not even for a moment while the readers are probed: another hub may be in its slot
+    assert out["boot"] == [[]] * 4
     assert out["switches"] == [[True, False]] * 4  # each field on once per scan, then off
     assert scan == [TagArrived(3, UID_A)]  # read while its class was on
     assert out["took"] >= 2 * 5000  # the power-up, once per class

@@ -120,6 +120,9 @@ def test_several_hubs_each_scan_their_readers_in_their_own_order() -> None:
     assert profile.hub is left and profile.hub_of(9) is right
     single = parse_profile(base(), TIKI, TIKI_SITES)
     assert single.hub.readers == tuple(range(11)) and single.hub.name == "hub"
+    assert single.hub.supply_ma is None and left.supply_ma is None  # not stated
+    stated = parse_profile(two_hubs(supply_ma=2000), TIKI, TIKI_SITES)
+    assert stated.hubs[1].supply_ma == 2000
 
 
 HUB_MISTAKES = [
@@ -133,6 +136,8 @@ HUB_MISTAKES = [
     (two_hubs(name="my hub"), "letters, digits, - and _"),
     (two_hubs(unique_id="E6614C"), "is not the hex id a hub reports"),
     (two_hubs(speed=9600), "unknown key 'speed'"),
+    (two_hubs(supply_ma="2 A"), "supply_ma: must be int"),
+    (two_hubs(supply_ma=50), "between 100 and 50000"),
     ({**two_hubs(), "hub": {"url": "/dev/ttyACM0"}}, "not both"),
 ]
 

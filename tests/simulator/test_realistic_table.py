@@ -61,7 +61,9 @@ def test_cards_laid_over_cards_are_read_as_a_stack_lifted_and_pulled(
         assert gardens.stacks()[GARDEN] == (CARDS[0], CARDS[2])
 
     watch_any(gardens, body)
-    assert gardens.radio is not None and gardens.radio.noisy_exchanges == 0
+    line = gardens.hubs[0].slot_line
+    assert gardens.radio is not None and gardens.radio.noisy_exchanges == 0, (
+        f"slot line timeouts: {line.timeouts if line else None}")
 
 
 def test_two_cards_laid_at_once_are_both_read(gardens: VirtualTable, watch_any) -> None:

@@ -76,8 +76,11 @@ class FakeReader:
             raise OSError("bus fault")
         return self.version_register
 
-    def init(self):
+    def init(self, antenna=True):
         self.inits += 1
+        self.on = antenna  # the chip's reset leaves the field off unless init switches it on
+        if antenna:
+            self.switches.append(True)
 
     def antenna(self, on):
         self.on = on
