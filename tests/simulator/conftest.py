@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,9 @@ from hardware.registry import uid_hex
 from simulator.virtual_table import FOREIGN_PREFIX, VirtualTable
 
 FAST = Backoff(initial=0.02, factor=2.0, maximum=0.2)
+SLOWDOWN = float(os.environ.get("TABLETOP_TEST_SLOWDOWN", "1"))
+"""How many times slower than a PC this machine runs the tests (.ci/pi-check sets 8 under
+qemu): waits for the simulated hardware stretch by it, what they wait for does not change."""
 
 
 class LinkWatcher:
@@ -86,7 +90,7 @@ class LinkWatcher:
         return dict(sorted(board.items()))
 
     async def until(self, condition: Callable[[], bool], timeout: float = 3.0) -> None:
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout(timeout * SLOWDOWN):
             while not condition():
                 await asyncio.sleep(0.005)
 

@@ -29,6 +29,8 @@ from simulator.scenario_runner import ScenarioRunner, judge_status, lookup
 from simulator.steps import Hold, Lift, Press, Put, Replug, Slide, Unplug, Wait
 from simulator.virtual_table import VirtualTable
 
+from .conftest import SLOWDOWN
+
 SCENARIOS = Path(__file__).resolve().parents[2] / "simulator" / "scenarios"
 
 GOOD = """\
@@ -269,8 +271,8 @@ def test_shipped_scenarios_pass_against_the_engine(path: Path, tmp_path: Path, w
             await w.settle()
             status()
 
-        runner = ScenarioRunner(table, status, timeout_s=2, poll_s=0.02, wait_scale=0.0,
-                                settle=settle)
+        runner = ScenarioRunner(table, status, timeout_s=2 * SLOWDOWN, poll_s=0.02,
+                                wait_scale=0.0, settle=settle)
         report = await runner.run(scenario)
         judge.cancel()
         assert report.passed, "\n".join(report.lines())
