@@ -28,6 +28,12 @@ READER_COUNT = 64  # used with "mux" only; "direct" counts CS_PINS
 FIELD_CLASSES = None
 POWER_UP_MS = 5  # a tag may take this long after its field comes on (ISO/IEC 14443-3: 5 ms)
 
+# Slot line: on a table with several hubs, the four open-drain wires that keep every hub in the
+# same slot of FIELD_CLASSES (docs/wiring.md, "Several hubs"): GPIO numbers of P0, P1, P2 and
+# FRAME, e.g. (10, 11, 12, 13), the same on every hub; None on a table with one hub.
+SLOT_PINS = None
+SLOT_TIMEOUT_MS = 1000  # a hub that keeps the others waiting this long is left out (stuck, off)
+
 # A tag is gone after this many scans in a row without it. Each scan already checks a missing
 # tag twice at once (the debounce), so 1 reports a lift on the next scan and the table answers
 # fast; raise it on a board whose tags flicker (the table then waits as many scans to judge).

