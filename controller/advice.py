@@ -183,8 +183,8 @@ class AdviceBook:
 def weigh_worlds(picks: Sequence[tuple[str, Mapping[str, float]]], legal: Collection[str]
                  ) -> tuple[str, dict[str, float]] | None:
     """The move most worlds' searches chose, among those legal at the table (ties: the higher
-    mean value), with each move's mean value over the worlds that searched it; None if no
-    world chose a move legal here."""
+    mean value), with each legal move's mean value over the worlds that searched it; None if
+    no world chose a move legal here."""
     votes: dict[str, int] = {}
     sums: dict[str, list[float]] = {}
     for action, values in picks:
@@ -194,7 +194,8 @@ def weigh_worlds(picks: Sequence[tuple[str, Mapping[str, float]]], legal: Collec
             sums.setdefault(move, []).append(value)
     if not votes:
         return None
-    means = {move: round(sum(seen) / len(seen), 3) for move, seen in sums.items()}
+    means = {move: round(sum(seen) / len(seen), 3) for move, seen in sums.items()
+             if move in legal}  # a move some world allows but the table does not: not shown
     best = max(votes, key=lambda move: (votes[move], means.get(move, 0.0), move))
     return best, dict(sorted(means.items(), key=lambda item: -item[1]))
 

@@ -287,20 +287,25 @@ class TableService:
         successors = self.table.successors
         return [successors.board, *(s.board for s in successors.changing)]
 
-    def _place_shared(self) -> None:
-        """A tag heard on two sites lies where it went last if that makes the board exactly
-        one legal step (a piece moved: its old site has not missed it yet); otherwise (lying
-        across two fields' edge) where the position or a legal step wants it, if on one of
-        them; otherwise where it was first heard."""
+    def _place_shared(self, now: float | None = None) -> None:
+        """A tag heard on two sites lies where a hand just laid it if that makes the board
+        exactly one legal step (a piece moved: its old site has not missed it yet); otherwise
+        (lying across two fields' edge) where the position or a legal step wants it, if on one
+        of them; otherwise where it was first heard."""
         if not self.table.started:
             return
         shared = self.tracker.shared
         if not shared:
             return
-        for uid, sites in shared.items():
-            self.tracker.place(uid, sites[-1])
-        if len(self.table.successors.matching(self.tracker.board)) == 1:
-            return
+        now = self.clock() if now is None else now
+        moved = {uid: site for uid, sites in shared.items()
+                 if (site := self.tracker.moved_to(uid, now)) in sites}
+        if moved:
+            for uid, site in moved.items():
+                self.tracker.place(uid, site)
+            board = self.table.board_to_judge(self.tracker.board)
+            if len(self.table.successors.matching(board)) == 1:
+                return
         wanted = self._wanted_boards()
         for uid, sites in shared.items():
             self.tracker.place(uid, sites[0])
@@ -391,21 +396,21 @@ class TableService:
         if tracker.settled(now):
             return None
         still, quick = tracker.still_at(), tracker.quick_at()
-        if self.adaptive and now >= still and self._one_step() and (
+        if self.adaptive and now >= still and self._one_step(now) and (
                 now >= quick or not self._a_lift_could_change_it()):
             return None
         if self.adaptive and now < still:
             return still
         return quick if self.adaptive and now < quick else tracker.settles_at()
 
-    def _one_step(self) -> bool:
+    def _one_step(self, now: float) -> bool:
         """The observed board is exactly one legal step's result (if need be, under another
         dealing of the unseen draws: a card the working guess had set aside)."""
         if not self.table.started or self.blind_sites:
             return False
-        self._place_shared()
+        self._place_shared(now)
         self._order_piles()
-        board = self.tracker.board
+        board = self.table.board_to_judge(self.tracker.board)
         return len(self.table.successors.matching(board)) == 1 or (
             self.table.a_step_if_dealt_otherwise(board))
 

@@ -36,6 +36,7 @@ from .referee import (
     NoChange,
     NotRecorded,
     SecretShown,
+    Successor,
     Successors,
     TakeBack,
     WrongSite,
@@ -471,13 +472,35 @@ class Table:
         if laid == self._shown_choice:
             return rest  # chosen: waiting for it to be taken off
         action = self.game.choice_pieces(self.state).get(laid)
-        choice = self._unseen_choice()
-        if action is None or not isinstance(choice, Choose) or rest != self.expected_board:
+        chosen = next((s for s in self._silent_choices() if s.action == action), None)
+        if chosen is None or rest != self.expected_board:
             return board  # judged as it lies: a wrong piece there is a mistake
-        chosen = next(s for s in choice.successors if s.action == action)
         self._accept(chosen.action, chosen.state, "shown")
         self._shown_choice = laid
         return rest
+
+    def _silent_choices(self) -> list[Successor]:
+        """The choices a piece on the choice site may make now: the silent steps (only the
+        AI's own, on an AI seat's turn), when there is no other kind of step."""
+        if not self.started or self.game.is_terminal(self.state):
+            return []
+        successors = self.successors
+        return [] if successors.chance or successors.changing else list(successors.silent)
+
+    def board_to_judge(self, board: Mapping[str, str]) -> Mapping[str, str]:
+        """``board`` without the pieces the table waits to see taken off, changing nothing:
+        secrets shown and recorded on the reveal site, the piece that made a choice."""
+        expected, left_out = self.expected_board, set()
+        site = self.game.reveal_site
+        laid = board.get(site) if site is not None else None
+        if laid is not None and self._on_pad is not None and expected.get(site) is None and (
+                within(tuple(sorted(pile_pieces(laid))), self._on_pad)):
+            left_out.add(site)
+        site = self.game.choice_site
+        laid = board.get(site) if site is not None else None
+        if laid is not None and laid == self._shown_choice and expected.get(site) is None:
+            left_out.add(site)
+        return {s: piece for s, piece in board.items() if s not in left_out}
 
     def _unseen_choice(self) -> Decision:
         """A player's decision the table cannot see (every legal action leaves the board as it
@@ -662,7 +685,9 @@ class Table:
         if site is not None and self.pending_reveals():
             roles[site] = "legal"  # lay the secrets the score waits for here
         site = self.game.choice_site
-        if site is not None and self.game.choice_pieces(self.state):
+        if site is not None and self._silent_choices() and set(
+                self.game.choice_pieces(self.state).values()) & {
+                s.action for s in self._silent_choices()}:
             roles[site] = "choice"  # a piece laid here makes the choice the page offers
         return roles
 

@@ -65,6 +65,9 @@ class Tracker:
     """Tags reported gone: their place in the stack and when."""
     _last_change: float = float("-inf")
     _last_arrival: float = float("-inf")
+    _came: dict[str, tuple[str, float]] = field(default_factory=dict)
+    """Per tag, the site it last came to and when: laid there by a hand (not a flicker's
+    return, not a hub's snapshot)."""
 
     def tag_arrived(self, reader: int, uid: str, now: float) -> None:
         site = self._site(reader)
@@ -81,6 +84,7 @@ class Tracker:
                 stack.remove(uid)
             stack.append(uid)
             self._arrived[site, uid] = now
+            self._came[uid] = (site, now)
             self._last_change = self._last_arrival = now
 
     def tag_left(self, reader: int, uid: str, now: float) -> None:
@@ -138,6 +142,15 @@ class Tracker:
 
         return {uid: tuple(sorted(where, key=lambda site, uid=uid: arrival(uid, site)))
                 for uid, where in sorted(sites.items()) if len(where) > 1}
+
+    def moved_to(self, uid: str, now: float) -> str | None:
+        """Where a tag heard on several sites was just laid, if it came there less than a
+        lift's report time ago (``lift_latency``): a piece moved, its old reader not missing
+        it yet. Older, it lies across two fields' edge; a flicker or a snapshot moves nothing."""
+        came = self._came.get(uid)
+        if came is None or now - came[1] > self.lift_latency:
+            return None
+        return came[0]
 
     def place(self, uid: str, site: str) -> None:
         """Count a tag heard on several sites on ``site``."""

@@ -266,12 +266,15 @@ class Hub:
                 self.send(p.TAG_LEFT, p.tag_body(index, uid))
 
     def _switch(self, members: list, on: bool) -> None:
+        """A faulty reader's field is not switched on; every field is switched off, that of a
+        reader that failed during its slot too (its field must not stay on in others' slots)."""
         for index in members:
-            if self.slots[index].status == p.OK:
-                try:  # noqa: SIM105 - MicroPython has no contextlib
-                    self.readers[index].antenna(on)
-                except Exception:  # the scan that follows counts the fault
-                    pass
+            if on and self.slots[index].status != p.OK:
+                continue
+            try:  # noqa: SIM105 - MicroPython has no contextlib
+                self.readers[index].antenna(on)
+            except Exception:  # the scan that follows counts the fault
+                pass
 
     def scan_cycle(self) -> None:
         """Read every reader once, class by class, emitting arrivals, departures and faults."""

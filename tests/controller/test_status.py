@@ -180,6 +180,8 @@ def test_a_moved_piece_counts_where_it_went_before_its_old_place_misses_it(tmp_p
     service.judge()
     tracker = service.tracker
     tracker.quick_seconds, tracker.lift_latency = 0.1, 0.125
+    clock = [10.1]
+    service.clock = lambda: clock[0]
     current = service.table.successors.board
     step = next(s for s in service.table.successors.changing if s.action.startswith("up1"))
     changed = sorted(site for site in step.board if step.board[site] != current.get(site))
@@ -192,5 +194,21 @@ def test_a_moved_piece_counts_where_it_went_before_its_old_place_misses_it(tmp_p
     assert service.table.actions[-1] == step.action
     for site in changed[1:]:  # the old places miss them: nothing changes any more
         tracker.tag_left(reader_of[site], uid_of[current[site]], 10.2)
+    clock[0] = 10.2
     service.judge()
     assert service.table.actions[-1] == step.action and service.table.decision == NoChange()
+    # tags heard on two sites for longer than a lift takes to report lie across the fields'
+    # edge: they stay where the position has them, though where they were heard last would
+    # read, with the card laid now, as ben's legal move
+    board, taken = service.table.successors.board, len(service.table.actions)
+    swap = next(s for s in service.table.successors.changing if s.action.startswith("up1"))
+    moved = sorted(site for site in swap.board if site.startswith("stack:")
+                   and swap.board[site] != board.get(site))
+    for site in moved:
+        tracker.tag_arrived(reader_of[site], uid_of[swap.board[site]], 19.0)
+    assert len(tracker.shared) == 2
+    tracker.tag_arrived(reader_of["pad:play"], uid_of[swap.board["pad:play"]], 20.4)
+    clock[0] = 20.5
+    assert all(tracker.moved_to(uid_of[swap.board[site]], 20.5) is None for site in moved)
+    service.judge()
+    assert len(service.table.actions) == taken  # no move read into the straddlers

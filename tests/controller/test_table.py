@@ -259,3 +259,26 @@ def test_a_tile_laid_on_the_deal_pad_chooses_the_shape_for_the_box(tmp_path) -> 
     table.observe({**laid, "pad:deal": "topiary:swan:4"})
     assert table.actions == ["remove swan", first]
     assert table.observe(laid) == NoChange() and len(table.actions) == 2
+
+
+def test_an_ai_start_players_shape_is_shown_with_a_tile_of_the_shape_it_chose(tmp_path) -> None:
+    """The AI plays anna: once it has chosen the shape for the box, a tile of that shape on the
+    deal pad makes the choice, and a tile of another shape is a mistake."""
+    pytest.importorskip("open_spiel")
+    from controller.advice import ai_advisor
+
+    topiary = get_game("topiary")
+    table = Table(topiary, Journal(tmp_path / "j.sqlite3"), random.Random(1))
+    table.new_game(["anna", "ben", "cleo"], {}, ai={"anna": 20})
+    request = table.advice_request()
+    assert request is not None and request.kind == "ai"
+    advice = ai_advisor(topiary)(request)
+    table.receive_advice(request, advice.action, advice.values, advice.seconds,
+                         advice.simulations)
+    chosen = advice.action.split()[1]
+    other = next(shape for shape in topiary.components.shapes if shape != chosen)
+    assert table.led_roles().get("pad:deal") == "choice"
+    assert isinstance(table.observe({"pad:deal": f"topiary:{other}:1"}), Discrepancy)
+    table.observe({})
+    table.observe({"pad:deal": f"topiary:{chosen}:2"})
+    assert table.actions == [advice.action]

@@ -305,6 +305,7 @@ def test_the_move_most_worlds_chose_is_advised_among_the_legal_ones() -> None:
              ("a", {"a": 0.8}), ("x", {"x": 0.9})]
     action, values = weigh_worlds(picks, legal={"a", "b"})
     assert action == "a" and values["a"] == round((0.6 + 0.5 + 0.8) / 3, 3)
+    assert "x" not in values  # the table would not take it: not shown beside the hint
     assert weigh_worlds([("b", {"b": 0.2}), ("a", {"a": 0.9})], {"a", "b"})[0] == "a"  # tie
     assert weigh_worlds([("x", {})], {"a"}) is None
 

@@ -264,6 +264,26 @@ report({{'out': out}})
     ]
 
 
+def test_a_reader_that_fails_during_its_slot_has_its_field_switched_off(
+    micropython: Callable[[str], Any],
+) -> None:
+    """Its third failed transfer in a row marks it faulty in the middle of its class's slot;
+    its field must still go off with the class, not stay on through the other hubs' slots."""
+    out = micropython(SETUP.format(n=2) + """
+hub = Hub(readers, port, clock, 'fw', schedule=[[0], [1]], power_up_ms=5, retry_ms=60000)
+hub.boot(); port.take()
+readers[0].broken = True
+fields = []
+for _ in range(4):
+    hub.scan_cycle()
+    fields.append(readers[0].on)
+report({'on_after_scans': fields, 'status': hub.slots[0].status, 'switches': readers[0].switches})
+""")
+    assert out["status"] != 0  # faulty by now (COMM_ERROR)
+    assert out["on_after_scans"] == [False] * 4
+    assert out["switches"][-1] is False
+
+
 def test_a_field_schedule_switches_classes_and_waits_the_power_up(
     micropython: Callable[[str], Any],
 ) -> None:
