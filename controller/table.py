@@ -506,12 +506,8 @@ class Table:
         """A player's decision the table cannot see (every legal action leaves the board as it
         is, and there are several: which shape to put back in the box, say) is a choice on the
         page; confirm takes the first. One such action alone is the confirm button's."""
-        if not self.started or self.game.is_terminal(self.state):
-            return NoChange()
-        successors = self.successors
-        if successors.chance or successors.changing or len(successors.silent) < 2:
-            return NoChange()
-        return Choose(tuple(successors.silent))
+        silent = self._silent_choices()
+        return Choose(tuple(silent)) if len(silent) > 1 else NoChange()
 
     def _report(self, decision: Decision) -> None:
         decision = self.public(decision)
@@ -685,9 +681,8 @@ class Table:
         if site is not None and self.pending_reveals():
             roles[site] = "legal"  # lay the secrets the score waits for here
         site = self.game.choice_site
-        if site is not None and self._silent_choices() and set(
-                self.game.choice_pieces(self.state).values()) & {
-                s.action for s in self._silent_choices()}:
+        made = set(self.game.choice_pieces(self.state).values()) if site is not None else set()
+        if made & {s.action for s in self._silent_choices()}:
             roles[site] = "choice"  # a piece laid here makes the choice the page offers
         return roles
 

@@ -100,6 +100,13 @@ class AutoplayResult:
         }
 
 
+def choice_piece(game: Any, state: Any, action: str) -> str | None:
+    """A piece that makes ``action`` when laid on the game's choice site, if any (the first
+    by name: any tile of a shape names that shape)."""
+    pieces = game.choice_pieces(state)
+    return next((piece for piece in sorted(pieces) if pieces[piece] == action), None)
+
+
 def plan_steps(
     before: Board, after: Board, stacking: Collection[str] = (),
     under: Mapping[str, str | None] | None = None, piles: Collection[str] = (),
@@ -353,9 +360,7 @@ class AutoplayBot:
         return action
 
     def _choice_piece(self, action: str) -> str | None:
-        """A piece that makes this choice when laid on the game's choice site, if any."""
-        pieces = self.game.choice_pieces(self.state)
-        return next((piece for piece in sorted(pieces) if pieces[piece] == action), None)
+        return choice_piece(self.game, self.state, action)
 
     async def _show_choice(self, piece: str) -> None:
         """Make a choice the board cannot show the way players at the table do: lay a piece

@@ -24,7 +24,7 @@ from typing import Any, Literal, Protocol
 from games.core.art import art_of, site_label
 from games.core.errors import DataFileError
 from games.core.game import CHANCE, Game, Sentence, listing, pile_pieces, pile_value
-from simulator.autoplay import EARLIER_BOARDS, plan_steps, safe_order
+from simulator.autoplay import EARLIER_BOARDS, choice_piece, plan_steps, safe_order
 from simulator.steps import Lift, Press, Put, Step, perform
 from simulator.virtual_table import VirtualTable
 
@@ -163,8 +163,7 @@ def plan_next(position: Position, hands: Hands, rng: random.Random) -> Plan:
             position.choice)
         public = {"action": game.public_action(state, action)}
         unseen = all(game.board(game.apply(state, a)) == expected for a in position.choice)
-        pieces = game.choice_pieces(state)
-        piece = next((p for p in sorted(pieces) if pieces[p] == action), None)
+        piece = choice_piece(game, state, action)
         if unseen and piece is not None and game.choice_site is not None:
             return _show_choice(game, state, action, piece, game.choice_site, hands)
         why = (Sentence("Picked {action} among the choices the page offers: the table cannot "
