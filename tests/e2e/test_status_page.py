@@ -54,8 +54,10 @@ def test_the_status_page_follows_a_game_live(browser, table, screenshot) -> None
 
     readers = {n: uids[tiki] for n, tiki in enumerate(STACK)}
     served.call(lambda: lay(service, readers))
-    page.wait_for_function("document.getElementById('banner').textContent.includes('anna')")
-    assert page.locator("g.site[data-site='stack:1']").get_attribute("data-piece") == "tiki:nani"
+    # (the banner named anna before the stack was laid too: wait for the board itself)
+    page.wait_for_function(
+        "document.querySelector(\"g.site[data-site='stack:1']\").dataset.piece === 'tiki:nani'")
+    assert "sort the nine tikis" not in page.locator("#banner").inner_text()
     assert page.locator("svg#board g.site.blind").count() == 0
     assert "scan" not in page.locator("#hardware").inner_text()  # no heartbeat measured it
     assert "depends on a hand" in page.locator("#legal").inner_text()  # Schmidt: secret hands
