@@ -10,8 +10,10 @@ never shown as knowledge. When the table shows something it cannot explain (a ca
 hand lacks), ``explain`` looks for another resolution that does: a limited-discrepancy search
 (``resolve``) that replays the history with candidate outcomes, changing as few working ones
 as it can, latest first, pruned as soon as a known step is illegal, an unseen draw would have
-changed the board, or a secret shown since disagrees. None within the budget means no way of
-dealing the box explains the table, and the step is refused. It uses only the engine contract
+changed the board, or a secret shown since disagrees. Two draws that swap the same pieces
+(``Game.dealt_piece``: a red card dealt and a red card drawn) count as one change: a card one
+player holds is one another did not draw from the shared pile. None within the budget means no
+way of dealing the box explains the table, and the step is refused. It uses only the engine contract
 (``legal_actions``, ``apply``, ``board``, ``view`` and the reveal hooks), so it works the same
 for every game; the service runs it off its event loop.
 """
@@ -84,9 +86,19 @@ class _Frame:
     state: Any
     allowance: int
     """How many more draws may differ from the working resolution below this frame."""
+    owed: tuple[tuple[str, str, bool], ...] = ()
+    """(taken, displaced, to_changeable) for each draw above that took the piece ``taken``
+    (``Game.dealt_piece``) where the working resolution had ``displaced``, sorted: a later
+    draw of ``taken`` may give ``displaced`` back for free (a changeable one, if
+    ``to_changeable``)."""
     options: list[str] | None = None
     preferred: bool = False
-    """``options[0]`` is the working resolution's outcome (the others cost one)."""
+    """``options[0]`` is the working resolution's outcome."""
+    free: int = 1
+    """``options[:free]`` cost nothing: the working outcome, then the ones that give back
+    what a draw above displaced (the two draws swapped, one change in all)."""
+    back: dict[str, tuple[str, str, bool]] = field(default_factory=dict)
+    """The free outcomes after the first: the ``owed`` entry each gives back."""
     tried: int = 0
     board: Mapping[str, str] | None = None
     """Before an unseen draw: the board, which its outcome must leave as it is."""
@@ -104,11 +116,19 @@ class _Search:
     prefer: Sequence[str] | None
     changeable: Collection[int] | None
     """The ``?`` steps whose working outcome may change (None: every one)."""
+    swaps: bool
+    """Another ``?`` step may change too, if a changeable one below gives back what it took:
+    a card the player on turn holds was another player's in the working resolution."""
     rng: random.Random
     budget: int
     cost: SearchCost = field(default_factory=SearchCost)
-    failed: dict[tuple[int, Any], int] = field(default_factory=dict)
-    """(step, state) -> the largest allowance that found nothing from there."""
+    last_changeable: int = field(init=False)
+    """Past it, a swap still waiting for a changeable draw cannot complete."""
+    failed: dict[tuple[int, Any, Any], int] = field(default_factory=dict)
+    """(step, state, owed) -> the largest allowance that found nothing from there."""
+
+    def __post_init__(self) -> None:
+        self.last_changeable = max(self.changeable, default=-1) if self.changeable else -1
 
     def fits(self, index: int, state: Any) -> bool:
         """Does this state agree with what was seen at ``index`` (the secrets shown)?"""
@@ -125,13 +145,27 @@ class _Search:
         self.rng.shuffle(outcomes)
         frame.board = self.game.board(frame.state)
         preferred = self.prefer[frame.index] if self.prefer is not None else None
-        if preferred in outcomes:
-            if self.changeable is not None and frame.index not in self.changeable:
-                return [preferred]
-            outcomes.remove(preferred)
-            outcomes.insert(0, preferred)  # keep what already explained the table
-            frame.preferred = True
-        return outcomes
+        if preferred is None:
+            frame.free = len(outcomes)
+            return outcomes
+        changeable = self.changeable is None or frame.index in self.changeable
+        piece = self.game.dealt_piece
+        giving = {piece(outcome): outcome for outcome in outcomes}
+        for entry in sorted(frame.owed, key=lambda entry: not entry[2]):  # theirs first
+            taken, displaced, to_changeable = entry
+            if taken == piece(preferred) and displaced in giving and (
+                    changeable or not to_changeable):
+                frame.back.setdefault(giving[displaced], entry)
+        if preferred not in outcomes:  # a draw above took it: this one changes, for free
+            frame.free = len(outcomes)
+            return [*frame.back, *(outcome for outcome in outcomes if outcome not in frame.back)]
+        frame.preferred = True
+        frame.free = 1 + len(frame.back)
+        if not (changeable or self.swaps):
+            return [preferred, *frame.back]
+        rest = [outcome for outcome in outcomes
+                if outcome != preferred and outcome not in frame.back]
+        return [preferred, *frame.back, *rest]  # keep what already explained the table
 
     def _goal_cost(self, state: Any) -> int:
         """A goal check builds the state's successors: one apply each."""
@@ -148,10 +182,12 @@ class _Search:
         frames = [_Frame(start, state, allowance)]
         while frames and not self.cost.gave_up:
             frame = frames[-1]
-            key = _key(frame.index, frame.state)
+            key = _key(frame.index, frame.state, frame.owed)
             if frame.options is None:
                 if (key is not None and self.failed.get(key, -1) >= frame.allowance) or not (
-                        self.fits(frame.index, frame.state)):
+                        self.fits(frame.index, frame.state)) or (
+                        frame.index > self.last_changeable and any(
+                            to_changeable for *_, to_changeable in frame.owed)):
                     frames.pop()
                     continue
                 if frame.index == len(self.steps):
@@ -164,13 +200,23 @@ class _Search:
                     frames.pop()
                     continue
                 frame.options = self.options(frame)
-            cost = int(frame.preferred and frame.tried > 0)
+            cost = int(frame.tried >= frame.free)
             if frame.tried == len(frame.options) or frame.allowance < cost:
                 self._fail(key, frame.allowance)
                 frames.pop()
                 continue
             action = frame.options[frame.tried]
             frame.tried += 1
+            owed = frame.owed
+            if cost:
+                piece = self.game.dealt_piece
+                owed = tuple(sorted((*owed, (piece(action), piece(frame.options[0]), self.swaps
+                                             and self.changeable is not None
+                                             and frame.index not in self.changeable))))
+            elif action in frame.back:
+                rest = list(owed)
+                rest.remove(frame.back[action])
+                owed = tuple(rest)
             if not self.charge(1):
                 break
             try:
@@ -179,10 +225,10 @@ class _Search:
                 continue  # this world's hand could not have made that step
             if frame.board is not None and self.game.board(after) != frame.board:
                 continue  # an unseen draw leaves the table as it was
-            frames.append(_Frame(frame.index + 1, after, frame.allowance - cost))
+            frames.append(_Frame(frame.index + 1, after, frame.allowance - cost, owed))
         return None
 
-    def _fail(self, key: tuple[int, Any] | None, allowance: int) -> None:
+    def _fail(self, key: tuple[int, Any, Any] | None, allowance: int) -> None:
         if key is not None:
             self.failed[key] = max(allowance, self.failed.get(key, -1))
 
@@ -216,12 +262,12 @@ def within(part: Sequence[str], whole: Sequence[str]) -> bool:
     return True
 
 
-def _key(index: int, state: Any) -> tuple[int, Any] | None:
+def _key(index: int, state: Any, owed: Any) -> tuple[int, Any, Any] | None:
     try:
         hash(state)
     except TypeError:
         return None
-    return (index, state)
+    return (index, state, owed)
 
 
 def resolve(
@@ -237,6 +283,7 @@ def resolve(
     budget: int = SEARCH_BUDGET,
     max_changes: int | None = None,
     changeable: Collection[int] | None = None,
+    swaps: bool = False,
 ) -> tuple[Resolution | None, SearchCost]:
     """Some outcome for every ``?`` in ``steps`` that explains everything seen.
 
@@ -262,7 +309,8 @@ def resolve(
     windows = [(_window(game, working.states, reveal), reveal) for reveal in reveals
                ] if working is not None else []
     outcomes = working.actions if working is not None else prefer
-    search = _Search(game, steps, by_step, goal, windows, outcomes, changeable, rng, budget)
+    search = _Search(game, steps, by_step, goal, windows, outcomes, changeable, swaps, rng,
+                     budget)
     start, state = 0, initial
     if working is not None:
         start = next((i for i, step in enumerate(steps) if step == UNRESOLVED), len(steps))
@@ -349,9 +397,9 @@ def owners(game: Game[Any], state: Any) -> frozenset[int]:
 def explain(puzzle: Puzzle) -> tuple[Resolution | None, list[SearchCost]]:
     """Is there a way of dealing under which the board is a whole step? First among the draws
     of the player on turn (their hand is what their move shows), two changed at most; then
-    among all draws (the pile they came from is shared): briefly if the board reads as a step
-    under way (which it may well just be), else at length; and failing a whole step, a short
-    search for any reading but a mistake (a step under way, a take-back)."""
+    swaps of theirs with anyone's (the pile is shared); then any change of any draw: briefly
+    if the board reads as a step under way (which it may well just be), and failing a whole
+    step, a short search for any reading but a mistake (a step under way, a take-back)."""
     game = puzzle.game
 
     def reading(state: Any) -> Any:
@@ -366,18 +414,20 @@ def explain(puzzle: Puzzle) -> tuple[Resolution | None, list[SearchCost]]:
         found = reading(state)
         return found is not None and not isinstance(found, Discrepancy)
 
-    short = {"budget": SEARCH_BUDGET // 8, "max_changes": 2}
-    passes: list[tuple[Callable[[Any], bool], dict[str, Any]]] = [
-        (whole_step, {**short, "changeable": puzzle.mine})]
+    mine = {"goal": whole_step, "max_changes": 2, "changeable": puzzle.mine}
+    short = SEARCH_BUDGET // 8
+    searches: list[dict[str, Any]] = [{**mine, "budget": short}]
     if puzzle.under_way:
-        passes += [(whole_step, short)]
+        searches += [{**mine, "swaps": True, "budget": short},
+                     {"goal": whole_step, "budget": short, "max_changes": 2}]
     else:
-        passes += [(whole_step, {"budget": SEARCH_BUDGET * 3 // 4}),
-                   (no_mistake, {"budget": SEARCH_BUDGET // 8, "max_changes": 1})]
+        searches += [{**mine, "swaps": True, "budget": SEARCH_BUDGET * 5 // 8},
+                     {"goal": whole_step, "budget": short},
+                    {"goal": no_mistake, "budget": SEARCH_BUDGET // 8, "max_changes": 1}]
     costs = []
-    for goal, limits in passes:
+    for limits in searches:
         found, cost = resolve(game, puzzle.working.states[0], puzzle.known,
-                              reveals=puzzle.reveals, goal=goal, working=puzzle.working,
+                              reveals=puzzle.reveals, working=puzzle.working,
                               rng=random.Random(puzzle.seed), **limits)
         costs.append(cost)
         if found is not None:

@@ -408,6 +408,12 @@ class Game(ABC, Generic[State]):
         return nothing."""
         return ()
 
+    def dealt_piece(self, outcome: str) -> str:
+        """What an unseen chance outcome gives: two outcomes that give the same piece (a red
+        card dealt, a red card drawn) are the same card from the box, so the search for another
+        dealing may swap them between two draws. By default the outcome itself."""
+        return outcome
+
     players_deal: ClassVar[bool] = False
     """The players may deal from the box: every draw the table cannot see is either never
     scored or shown when ``needs_secrets`` asks for it. A game that has not said so gets the

@@ -805,6 +805,11 @@ class Trapper(Game[TrapperState]):
                          if tile != EMPTY and not state.face_up[cell]
                          and cell not in state.trappers)
 
+    def dealt_piece(self, outcome: str) -> str:
+        """A card dealt and a card drawn of one colour are the same card from the pile."""
+        verb, _, colour = outcome.partition(" ")
+        return f"card {colour}" if verb in ("deal", "draw") else outcome
+
     def public_action(self, state: TrapperState, action: str) -> str:
         """A tile laid face down and a card dealt or drawn into a hand are not named."""
         verb, _, rest = action.partition(" ")

@@ -245,6 +245,25 @@ def test_a_game_whose_draws_players_cannot_deal_yet_has_the_digital_dealer(tmp_p
     assert "the table deals the secrets" in table.events[-1].text
 
 
+def test_cards_the_working_guess_gave_to_retired_hands_are_found_by_swapping_draws(
+        tmp_path, monkeypatch) -> None:
+    """Trapper dealt from the box, seed 11 with three players: at step 177 the last player
+    left pays two green cards, while the working guess had every green in the discard pile
+    (in the hands of the two who retired). Two swaps of a retired hand's draw with one of the
+    payer's explain it (a card dealt and a card drawn are the same card: ``dealt_piece``);
+    before swaps counted as one change, the table refused this legal payment."""
+    game = get_game("trapper")
+    monkeypatch.setattr(type(game), "players_deal", True)
+    table = Table(game, Journal(tmp_path / "journal.sqlite3"), random.Random(11))
+    people = BoxPlayers(table, ["anna", "ben", "cleo"], seed=11)
+    people.play()
+    assert table.service_draws == 0 and table.unseen > 50
+    assert len(table.actions) == len(people.actions) == 190
+    assert all(known in (UNRESOLVED, real)
+               for known, real in zip(table.actions, people.actions, strict=True))
+    assert table.status().scores.scores == game.score(people.state).to_json()["scores"]
+
+
 def test_a_possible_card_that_restores_an_earlier_board_is_a_move_not_a_take_back(
         tmp_path) -> None:
     """Anna's second up1 leaves the stack as it was two moves ago. The working resolution
