@@ -466,7 +466,8 @@ class TableService:
                 self.judge()
                 return
         try:
-            found, costs = await asyncio.to_thread(explain, puzzle)
+            found, costs = await asyncio.to_thread(
+                explain, puzzle, lambda: not self.table.wants(puzzle))
         except Exception:  # a search failing must not stop the table
             log.exception("the search for a dealing failed")
             found, costs = None, []

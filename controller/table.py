@@ -57,6 +57,7 @@ from .unresolved import (
     resolve,
     secrets_owed,
     within,
+    worth_patience,
 )
 
 MAX_TAKE_BACK = 12
@@ -70,6 +71,10 @@ DEALERS: tuple[Dealer, ...] = ("players", "digital")
 see; ``digital``: the service draws the secrets and shows them on the players' phones."""
 RESUME_BUDGET = 10 * SEARCH_BUDGET
 """A restart may search longer: it resolves a whole game's unseen draws at once."""
+CONFIRM_TO_LOOK_FURTHER = Sentence("no way of dealing found so far explains this; if it is "
+                                   "right, press confirm and the table looks further")
+LOOKING_FURTHER = Sentence("the table looks further for a way of dealing that explains the "
+                           "board")
 
 
 class Table:
@@ -110,6 +115,14 @@ class Table:
         search off its event loop (``puzzle``, then ``solve``)."""
         self.puzzle: Puzzle | None = None
         """A board waiting for a search (when not inline)."""
+        self._insist: dict[tuple[int, int, frozenset[tuple[str, str]]], Puzzle] = {}
+        """The boards the searches gave up on at this position (not ones they proved wrong):
+        confirm asks for a patient search while one lies on the table, the player vouching
+        for the step."""
+        self._patient: Puzzle | None = None
+        """That patient search, while the board stays as it was."""
+        self._here: tuple[int, int, frozenset[tuple[str, str]]] | None = None
+        """The position and board last judged (``Puzzle.key`` without ``patient``)."""
         self._on_pad: tuple[str, ...] | None = None
         self._shown_choice: str | None = None
         """The piece that made the last choice on ``Game.choice_site``, until it comes off."""
@@ -192,6 +205,7 @@ class Table:
         self._successors = None
         self.reveals, self.service_draws = [], 0
         self._unexplained.clear()
+        self._insist, self._patient = {}, None
         self._on_pad, self._pending, self._shown_choice = None, None, None
         self._dealt = {}
         self._owners = []
@@ -280,6 +294,9 @@ class Table:
             elif puzzle is not None:  # the service searches off its loop, then judges again
                 self.puzzle = puzzle
                 decision = Considering()
+            if type(decision) is Discrepancy and self._here in self._insist and (
+                    self._patient is None):
+                decision = dataclasses.replace(decision, why=CONFIRM_TO_LOOK_FURTHER)
         except JournalError as error:  # the journal is written first: nothing has moved on
             decision, shown = self._not_recorded(board, error), None
         if shown is not None and isinstance(decision, NoChange):
@@ -340,7 +357,13 @@ class Table:
 
     def _puzzle(self, board: Mapping[str, str], decision: Decision) -> Puzzle | None:
         """What the table cannot explain now, if a search might: only with unseen draws, and
-        once per board and position."""
+        once per board and position (and once more, patiently, when a player confirms it)."""
+        here = self._here = (len(self.history.known), len(self.reveals),
+                             frozenset(board.items()))
+        if self._patient is not None and self._patient.key[:3] != here:
+            self._patient = None  # the board changed: the patient search stops (``wants``)
+        if self._patient is not None and self._patient.key not in self._unexplained:
+            return self._patient
         if UNRESOLVED not in self.history.known or not isinstance(
                 decision, (Discrepancy, InProgress, TakeBack)):
             return None
@@ -398,11 +421,30 @@ class Table:
             self.puzzle = None
         if not self.started or (len(self.history.known), len(self.reveals)) != puzzle.key[:2]:
             return False
-        if found is None:
+        stopped = puzzle.patient and self._patient is not puzzle  # the board changed meanwhile
+        if found is None and not stopped:
             self._unexplained.add(puzzle.key)
-        else:
+            if not puzzle.patient and worth_patience(costs):
+                self._insist[puzzle.key[:3]] = puzzle
+            elif puzzle.patient:  # it looked as far as it may: the board stays refused
+                self._insist.pop(puzzle.key[:3], None)
+        elif found is not None:
             self._adopt(found)
+        if puzzle.patient and not stopped:
+            self._patient = None
         return True
+
+    def wants(self, puzzle: Puzzle) -> bool:
+        """Is the answer to this search still wanted (the board as it was)? A patient search
+        asks as it goes, and stops when the board changes."""
+        return not puzzle.patient or self._patient is puzzle
+
+    @property
+    def may_look_further(self) -> bool:
+        """The searches gave up on the board now on the table (refused, or read as a step
+        under way): confirm searches longer."""
+        return (self._here in self._insist and self._patient is None and self.puzzle is None
+                and isinstance(self.decision, (Discrepancy, InProgress)))
 
     def pending_reveals(self) -> list[tuple[int, int]]:
         """(step, seat) of secrets the score waits for, oldest first: the table asks for the
@@ -563,6 +605,7 @@ class Table:
         self.history.push(action, state, known)
         self._successors = None
         self._unexplained.clear()
+        self._insist, self._patient = {}, None
         self.decision = NoChange()
 
     def _draw_hidden_chance(self) -> None:
@@ -577,13 +620,18 @@ class Table:
             self._accept(action, self.game.apply(self.state, action), source)
 
     # -- players' inputs (buttons and the page) --------------------------------------------
-    def confirm(self) -> str:
+    def confirm(self) -> str | Sentence:
         """The confirm button: take back, pick the first reading, or do a silent action."""
         self._require_game()
         if isinstance(self.decision, TakeBack):
             return self._drop(self.history.actions_back(self.decision.steps))
         if isinstance(self.decision, Choose):
             return self.choose(0)
+        if self.may_look_further:  # before a silent action: the board shows a step
+            assert self._here is not None
+            self._patient = dataclasses.replace(self._insist[self._here], patient=True)
+            self.observe(self.last_board)  # inline: searched here; else by the service
+            return LOOKING_FURTHER
         silent = self.successors.silent if self.started else []
         if len(silent) == 1 and not self.successors.chance:
             text = self._public(silent[0].action)  # the reply shows on the shared page
@@ -624,6 +672,7 @@ class Table:
         self._successors = None
         self._pending = None
         self._unexplained.clear()
+        self._insist, self._patient = {}, None
         self.decision = NoChange()
         self.log("undo", Sentence("took back {actions}", {"actions": ", ".join(reversed(named))})
                  if named else Sentence("took back a secret draw"))
@@ -828,6 +877,7 @@ class Table:
         self.game_id = None
         self.decision = NoChange()
         self._successors = None
+        self._insist, self._patient = {}, None
 
     def rematch_setup(self) -> tuple[list[str], dict[str, str], dict[str, int], Dealer]:
         """The last game's players, options, AI seats (name to strength) and dealer, for a

@@ -35,7 +35,12 @@ UNRESOLVED = "?"
 """A chance step whose outcome the table did not see (the journal's text for it)."""
 SEARCH_BUDGET = 80_000
 """Engine ``apply`` calls all the searches for one board may make together (figures in
-docs/performance.md); past it the search gives up and the step is refused."""
+docs/performance.md); past it the search gives up and the step is refused, until a player
+confirms the board (then ``PATIENCE``)."""
+PATIENCE = 600_000
+"""Engine ``apply`` calls for a board a player confirmed after the first searches gave up on
+it (a payment the player knows their hand allows): 20 s on the development machine, a minute
+or more on a Pi Zero 2 W; a board that changes meanwhile stops it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +126,7 @@ class _Search:
     a card the player on turn holds was another player's in the working resolution."""
     rng: random.Random
     budget: int
+    stop: Callable[[], bool]
     cost: SearchCost = field(default_factory=SearchCost)
     last_changeable: int = field(init=False)
     """Past it, a swap still waiting for a changeable draw cannot complete."""
@@ -173,7 +179,7 @@ class _Search:
 
     def charge(self, applies: int) -> bool:
         self.cost.applies += applies
-        if self.cost.applies > self.budget:
+        if self.cost.applies > self.budget or self.stop():
             self.cost.gave_up = True
         return not self.cost.gave_up
 
@@ -284,6 +290,7 @@ def resolve(
     max_changes: int | None = None,
     changeable: Collection[int] | None = None,
     swaps: bool = False,
+    stop: Callable[[], bool] = lambda: False,
 ) -> tuple[Resolution | None, SearchCost]:
     """Some outcome for every ``?`` in ``steps`` that explains everything seen.
 
@@ -291,10 +298,13 @@ def resolve(
     board on the table now is one of its steps). ``working``: the resolution that explained
     the table so far. The search is a limited-discrepancy search around it: first every
     resolution that changes one of its outcomes (the latest draws first), then two, and so
-    on; a new card on the table usually needs one draw to have been another. ``prefer``: the
-    outcomes to keep without a working resolution (a restart reads the journal's);
-    ``max_changes``: change no more of them than this; ``changeable``: only the outcomes of
-    these steps. Returns None (and the cost) if there is none or the budget ran out.
+    on; a new card on the table usually needs one draw to have been another. A draw that
+    gives back the piece an earlier change displaced costs nothing: the two are one swap.
+    ``prefer``: the outcomes to keep without a working resolution (a restart reads the
+    journal's); ``max_changes``: change no more of them than this; ``changeable``: only the
+    outcomes of these steps; ``swaps``: others too, if a changeable one below gives back what
+    they took; ``stop``: asked at every apply, True gives up (the answer is no longer wanted).
+    Returns None (and the cost) if there is none or the budget ran out.
     """
     began = time.perf_counter()
     rng = rng or random.Random(0)
@@ -310,7 +320,7 @@ def resolve(
                ] if working is not None else []
     outcomes = working.actions if working is not None else prefer
     search = _Search(game, steps, by_step, goal, windows, outcomes, changeable, swaps, rng,
-                     budget)
+                     budget, stop)
     start, state = 0, initial
     if working is not None:
         start = next((i for i, step in enumerate(steps) if step == UNRESOLVED), len(steps))
@@ -377,10 +387,12 @@ class Puzzle:
     mine: frozenset[int]
     """The unseen draws that went to the player on turn (``owners``): tried first."""
     seed: int
+    patient: bool = False
+    """A player confirmed a board the first searches gave up on: search up to ``PATIENCE``."""
 
     @property
-    def key(self) -> tuple[int, int, frozenset[tuple[str, str]]]:
-        return (len(self.known), len(self.reveals), frozenset(self.board.items()))
+    def key(self) -> tuple[int, int, frozenset[tuple[str, str]], bool]:
+        return (len(self.known), len(self.reveals), frozenset(self.board.items()), self.patient)
 
 
 def owners(game: Game[Any], state: Any) -> frozenset[int]:
@@ -394,12 +406,17 @@ def owners(game: Game[Any], state: Any) -> frozenset[int]:
                      if game.view(one, seat) != game.view(other, seat))
 
 
-def explain(puzzle: Puzzle) -> tuple[Resolution | None, list[SearchCost]]:
+def explain(puzzle: Puzzle, stop: Callable[[], bool] = lambda: False
+            ) -> tuple[Resolution | None, list[SearchCost]]:
     """Is there a way of dealing under which the board is a whole step? First among the draws
     of the player on turn (their hand is what their move shows), two changed at most; then
     swaps of theirs with anyone's (the pile is shared); then any change of any draw: briefly
     if the board reads as a step under way (which it may well just be), and failing a whole
-    step, a short search for any reading but a mistake (a step under way, a take-back)."""
+    step, a short search for any reading but a mistake (a step under way, a take-back).
+
+    A ``patient`` puzzle (a player confirmed the board): the swaps and the search of any
+    change take turns, each twice the budget of its last turn, until ``PATIENCE`` is spent or
+    one has seen every dealing it may change. ``stop``: the answer is no longer wanted."""
     game = puzzle.game
 
     def reading(state: Any) -> Any:
@@ -417,19 +434,39 @@ def explain(puzzle: Puzzle) -> tuple[Resolution | None, list[SearchCost]]:
     mine = {"goal": whole_step, "max_changes": 2, "changeable": puzzle.mine}
     short = SEARCH_BUDGET // 8
     searches: list[dict[str, Any]] = [{**mine, "budget": short}]
-    if puzzle.under_way:
+    if puzzle.patient:  # 20k, 40k, ... 160k each: 600k in all
+        searches, budget, total = [], SEARCH_BUDGET // 4, 0
+        while total + 2 * budget <= PATIENCE:
+            searches += [{**mine, "swaps": True, "budget": budget},
+                         {"goal": whole_step, "budget": budget}]
+            total, budget = total + 2 * budget, budget * 2
+    elif puzzle.under_way:
         searches += [{**mine, "swaps": True, "budget": short},
                      {"goal": whole_step, "budget": short, "max_changes": 2}]
     else:
-        searches += [{**mine, "swaps": True, "budget": SEARCH_BUDGET * 5 // 8},
-                     {"goal": whole_step, "budget": short},
-                    {"goal": no_mistake, "budget": SEARCH_BUDGET // 8, "max_changes": 1}]
-    costs = []
+        searches += [{**mine, "swaps": True, "budget": SEARCH_BUDGET * 3 // 8},
+                     {"goal": whole_step, "budget": SEARCH_BUDGET * 3 // 8},
+                     {"goal": no_mistake, "budget": short, "max_changes": 1}]
+    costs: list[SearchCost] = []
+    exhausted: set[bool] = set()
     for limits in searches:
+        swapping = "swaps" in limits
+        if stop() or (puzzle.patient and swapping in exhausted):
+            continue
         found, cost = resolve(game, puzzle.working.states[0], puzzle.known,
                               reveals=puzzle.reveals, working=puzzle.working,
-                              rng=random.Random(puzzle.seed), **limits)
+                              rng=random.Random(puzzle.seed), stop=stop, **limits)
         costs.append(cost)
         if found is not None:
             return found, costs
+        if not cost.gave_up:
+            exhausted.add(swapping)  # it saw every dealing it may change: none will do
     return None, costs
+
+
+def worth_patience(costs: Sequence[SearchCost]) -> bool:
+    """Did the search among the player on turn's draws, or of their swaps with anyone's, run
+    out of budget before it saw every dealing it may change? Then a longer one might still
+    find a dealing: a player who confirms the board gets it. (The search of any change of
+    any draw nearly always runs out: on its own it would offer that for every mistake.)"""
+    return any(cost.gave_up for cost in costs[:2])

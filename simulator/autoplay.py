@@ -246,6 +246,7 @@ class AutoplayBot:
         confirm_button: str = "confirm",
         on_step: Callable[[Step], None] | None = None,
         show_secrets: bool = False,
+        looks_further: Callable[[], Awaitable[bool] | bool] | None = None,
     ) -> None:
         if not 0.0 <= mistake_rate <= 1.0:
             raise ValueError(f"mistake_rate is a share 0..1, got {mistake_rate}")
@@ -270,6 +271,9 @@ class AutoplayBot:
         self.on_step = on_step
         self.show_secrets = show_secrets
         """Players dealt from the box: lay secrets on the reveal site when the score needs them."""
+        self.looks_further = looks_further
+        """True when the table refused the legal board just made but offers to look further
+        for a dealing that explains it: the players press confirm, they know it is right."""
         self._to_show: list[tuple[str, ...]] = []
         self.actions: list[str] = []
         self.mistakes: list[Mistake] = []
@@ -351,6 +355,9 @@ class AutoplayBot:
             if made != "wrong_site":  # a wrong-site mistake ends with the move done
                 await self._steps(turn.board, self._plan(turn.board, after), turn.danger)
             if self.settle_every == "action":
+                await _call(self.settle)
+            if self.looks_further is not None and await _call(self.looks_further):
+                await self._do(Press(self.confirm_button))
                 await _call(self.settle)
         if shown is not None:
             await self._show_choice(shown)

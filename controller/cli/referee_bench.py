@@ -53,6 +53,8 @@ class BoxPlayers:
         for seat in game.needs_secrets(state, self.state):
             self.to_show.append((seat, game.revealed_pieces(state, seat)))
         self.table.observe(game.board(self.state))
+        if len(self.table.actions) < len(self.actions) and self.table.may_look_further:
+            self.table.confirm()  # they know the step is right: the table looks further
         if len(self.table.actions) < len(self.actions):  # a step the board does not tell
             decision = self.table.decision
             if isinstance(decision, Choose):

@@ -165,9 +165,10 @@ async def interactive(game_id: str, players: list[str], options: dict[str, str],
         table.close()
 
 
-async def settled(table: VirtualTable, service: TableService, timeout: float = 30.0) -> None:
+async def settled(table: VirtualTable, service: TableService, timeout: float = 90.0) -> None:
     """Wait until the service has judged exactly what lies on the virtual table (generous: a
-    board no dealing of the unseen draws explains costs a search of a few seconds)."""
+    board no dealing of the unseen draws explains costs a search of a few seconds, and one
+    the players confirmed a longer one: ``unresolved.PATIENCE``)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
@@ -352,7 +353,8 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
         bot = AutoplayBot(table, players, options, settle=lambda: settled(table, service),
                           seed=seed, mistake_rate=mistakes, settle_every="action",
                           hidden_chance=drawn_by_the_service if digital else None,
-                          decide=move_of_the_ai, show_secrets=not digital)
+                          decide=move_of_the_ai, show_secrets=not digital,
+                          looks_further=lambda: service.table.may_look_further)
         result = await bot.play()
         for _ in range(500):  # a last button press (a silent last action) may still be handled
             if len(service.table.actions) >= len(result.record["actions"]):

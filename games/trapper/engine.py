@@ -71,7 +71,7 @@ class Trapper(Game[TrapperState]):
 
     id = "trapper"
     name = "Trapper"
-    players_deal = False  # not yet: see docs/games/trapper.md, "Who deals"
+    players_deal = True  # see docs/games/trapper.md, "Who deals"
     min_players = 2
     max_players = 4
     secrets = (
@@ -333,8 +333,9 @@ class Trapper(Game[TrapperState]):
         raise IllegalAction(Sentence("not now: {step}", {"step": self.describe_step(state)}))
 
     def to_act(self, state: TrapperState) -> int | None:
-        """The start player sets out the chips and the trappers and lays the landscape; the
-        cards are dealt by the service (``players_deal`` is off), so nobody's hands do that."""
+        """The start player sets out the chips and the trappers and lays the landscape; cards
+        dealt and drawn leave the board as it is (the table writes them as unseen at once), so
+        nobody is named for them."""
         if state.phase in ("setup", "lay", "turn"):
             return state.seat
         return None

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from controller.cli.referee_bench import BoxPlayers
+from controller.errors import NothingToConfirm
 from controller.journal import Journal
 from controller.referee import Discrepancy, NoChange, SecretShown
 from controller.table import Table
@@ -166,6 +167,29 @@ def test_unseen_draws_and_shown_secrets_survive_a_restart(tmp_path) -> None:
     assert again.status().scores is None
 
 
+def test_a_trapper_game_dealt_from_the_box_resumes_after_a_kill_and_plays_to_the_end(
+        tmp_path) -> None:
+    """Killed after 120 steps (36 of them unseen cards); the new process reads the journal,
+    works from the same guesses, and takes every later payment, the unpredicted ones too."""
+    game = get_game("trapper")
+    table = Table(game, Journal(tmp_path / "journal.sqlite3"), random.Random(11))
+    people = BoxPlayers(table, ["anna", "ben", "cleo"], seed=11)
+    while len(people.actions) < 120:
+        people.step()
+    assert table.unseen == 36
+    again = Table(game, Journal(tmp_path / "journal.sqlite3"), random.Random(3))
+    again.resume(table.journal.active())
+    assert again.actions == table.actions and again.history.known == table.history.known
+    assert again.history.actions == table.history.actions  # the same working guesses
+    assert again.expected_board == table.expected_board
+    people.table = again
+    people.play()
+    assert again.actions[:120] == table.actions[:120] and len(again.actions) == 190
+    assert all(known in (UNRESOLVED, real)
+               for known, real in zip(again.actions, people.actions, strict=True))
+    assert again.status().scores.scores == game.score(people.state).to_json()["scores"]
+
+
 def test_undo_takes_back_a_step_and_its_unseen_draws_without_naming_them(tmp_path) -> None:
     table = new_table(tmp_path)
     people = BoxPlayers(table, ["anna", "ben"])
@@ -237,23 +261,24 @@ def test_a_record_with_unseen_draws_replays_and_scores_once_the_secrets_are_in(
     assert "no way of dealing the box explains" in capsys.readouterr().err
 
 
-def test_a_game_whose_draws_players_cannot_deal_yet_has_the_digital_dealer(tmp_path) -> None:
-    """Trapper's search for a dealing of its hands is not reliable yet: the service deals."""
-    table = new_table(tmp_path, get_game("trapper"))
-    table.new_game(["anna", "ben"], {})
+def test_options_under_which_players_cannot_deal_get_the_digital_dealer(tmp_path) -> None:
+    """Tiki Topple to 35 points: whether the game goes on depends on the missions at once."""
+    table = new_table(tmp_path)
+    table.new_game(["anna", "ben"], {"end": "35_points"})
     assert table.dealer == "digital"
     assert "the table deals the secrets" in table.events[-1].text
+    table.new_game(["anna", "ben"], {})
+    assert table.dealer == "players"
 
 
 def test_cards_the_working_guess_gave_to_retired_hands_are_found_by_swapping_draws(
-        tmp_path, monkeypatch) -> None:
+        tmp_path) -> None:
     """Trapper dealt from the box, seed 11 with three players: at step 177 the last player
     left pays two green cards, while the working guess had every green in the discard pile
     (in the hands of the two who retired). Two swaps of a retired hand's draw with one of the
     payer's explain it (a card dealt and a card drawn are the same card: ``dealt_piece``);
     before swaps counted as one change, the table refused this legal payment."""
     game = get_game("trapper")
-    monkeypatch.setattr(type(game), "players_deal", True)
     table = Table(game, Journal(tmp_path / "journal.sqlite3"), random.Random(11))
     people = BoxPlayers(table, ["anna", "ben", "cleo"], seed=11)
     people.play()
@@ -262,6 +287,36 @@ def test_cards_the_working_guess_gave_to_retired_hands_are_found_by_swapping_dra
     assert all(known in (UNRESOLVED, real)
                for known, real in zip(table.actions, people.actions, strict=True))
     assert table.status().scores.scores == game.score(people.state).to_json()["scores"]
+
+
+def test_confirm_has_the_table_look_further_for_a_payment_the_first_searches_gave_up_on(
+        tmp_path) -> None:
+    """Trapper, four players, seed 11: the payment at step 146 (two blue cards) needs a
+    dealing the first searches (80,000 applies) do not reach. The table lights it as wrong
+    and says that confirm looks further; confirmed, the longer search finds the dealing and
+    the step is taken."""
+    game = get_game("trapper")
+    table = Table(game, Journal(tmp_path / "journal.sqlite3"), random.Random(11))
+    people = BoxPlayers(table, ["anna", "ben", "cleo", "dora"], seed=11)
+    while len(people.actions) < 145:
+        people.step()
+    action = "red 6:4 joker blue"
+    assert action in game.legal_actions(people.state)
+    after = game.apply(people.state, action)
+    table.observe(game.board(after))
+    assert isinstance(table.decision, Discrepancy) and table.may_look_further
+    assert "press confirm and the table looks further" in table.decision.message
+    assert len(table.actions) == 145
+    passing = {site: piece for site, piece in game.board(after).items() if site != "pad:play:2"}
+    table.observe(passing)  # a hand passes over a card: another board
+    table.observe(game.board(after))  # back as it was: refused again, the offer is back
+    assert isinstance(table.decision, Discrepancy)
+    assert table.may_look_further
+    assert "looks further" in str(table.confirm())
+    assert len(table.actions) == 146 and table.actions[-1] == action
+    assert not table.may_look_further
+    with pytest.raises(NothingToConfirm):
+        table.confirm()  # nothing more to look for
 
 
 def test_a_possible_card_that_restores_an_earlier_board_is_a_move_not_a_take_back(
