@@ -167,6 +167,34 @@ def test_unseen_draws_and_shown_secrets_survive_a_restart(tmp_path) -> None:
     assert again.status().scores is None
 
 
+def test_a_card_no_trapper_hand_can_hold_is_refused(tmp_path) -> None:
+    """Two players, seed 3: by step 180 all sixteen green cards lie played on the discard pile
+    (the pile was never reshuffled), so a payment with a green card is refused, however the
+    box was dealt."""
+    game = get_game("trapper")
+    table = Table(game, Journal(tmp_path / "journal.sqlite3"), random.Random(3))
+    people = BoxPlayers(table, ["anna", "ben"], seed=3)
+    while len(people.actions) < 180:
+        people.step()
+    def greens(words: list[str]) -> int:  # green paid: "green 4:2", "red 4:2 joker green"
+        if "joker" in words:
+            return 2 * (words[words.index("joker") + 1] == "green")
+        return int(words[0] == "green")
+
+    assert sum(greens(action.split()) for action in table.actions) == 16
+    state = people.state
+    seat = game.actor(state)
+    hands = list(state.hands)
+    hands[seat] = (hands[seat][0] - 1, *hands[seat][1:3], hands[seat][3] + 1)  # a red as green
+    pretend = state._replace(hands=tuple(hands))  # a hand the box cannot have dealt
+    board = game.board(game.apply(pretend, "green 4:2"))
+    before = list(table.actions)
+    decision = table.observe(board)
+    assert isinstance(decision, Discrepancy)
+    assert "take card green off pad play:1" in decision.message
+    assert table.actions == before
+
+
 def test_a_trapper_game_dealt_from_the_box_resumes_after_a_kill_and_plays_to_the_end(
         tmp_path) -> None:
     """Killed after 120 steps (36 of them unseen cards); the new process reads the journal,
