@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import random
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any, Literal
 
 from games.core.errors import BadSetup
@@ -424,7 +425,8 @@ class Table:
         stopped = puzzle.patient and self._patient is not puzzle  # the board changed meanwhile
         if found is None and not stopped:
             self._unexplained.add(puzzle.key)
-            if not puzzle.patient and worth_patience(costs):
+            if not puzzle.patient and worth_patience(costs) and self._a_hand_could_show(
+                    puzzle.board):
                 self._insist[puzzle.key[:3]] = puzzle
             elif puzzle.patient:  # it looked as far as it may: the board stays refused
                 self._insist.pop(puzzle.key[:3], None)
@@ -433,6 +435,26 @@ class Table:
         if puzzle.patient and not stopped:
             self._patient = None
         return True
+
+    def _a_hand_could_show(self, board: Mapping[str, str]) -> bool:
+        """Could some hand make ``board`` a step? A cheap filter before confirm is offered:
+        each change it shows is of a kind this game's steps have made, or a legal step now
+        makes: pieces of that kind laid on (or taken off) a site of that family (a card on a
+        pad, a trapper onto a square; never a tiki on the play pad). The searches decide;
+        this keeps the offer off plain mistakes, whatever hand the player holds."""
+        def change(site: str, value: str | None) -> tuple[str, tuple[str, ...]]:
+            kinds = tuple(piece.split(":")[0] for piece in pile_pieces(value)) if value else ()
+            return site.split(":")[0], kinds
+
+        def changes(before: Mapping[str, str], after: Mapping[str, str]) -> set[Any]:
+            return {change(site, after.get(site)) for site in before.keys() | after.keys()
+                    if before.get(site) != after.get(site)}
+
+        boards = [self.game.board(state) for state in self.states]
+        made = set().union(*(changes(before, after) for before, after in pairwise(boards)),
+                           *(changes(boards[-1], successor.board)
+                             for successor in self.successors.changing))
+        return changes(boards[-1], board) <= made
 
     def wants(self, puzzle: Puzzle) -> bool:
         """Is the answer to this search still wanted (the board as it was)? A patient search

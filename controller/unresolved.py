@@ -465,8 +465,9 @@ def explain(puzzle: Puzzle, stop: Callable[[], bool] = lambda: False
 
 
 def worth_patience(costs: Sequence[SearchCost]) -> bool:
-    """Did the search among the player on turn's draws, or of their swaps with anyone's, run
-    out of budget before it saw every dealing it may change? Then a longer one might still
+    """Did a search for a whole step run out of budget before it saw every dealing it may
+    change (the last, for any reading but a mistake, aside)? Then a longer one might still
     find a dealing: a player who confirms the board gets it. (The search of any change of
-    any draw nearly always runs out: on its own it would offer that for every mistake.)"""
-    return any(cost.gave_up for cost in costs[:2])
+    any draw nearly always runs out: ``Table`` offers it only where a hand could show the
+    board, never for a plain mistake.)"""
+    return any(cost.gave_up for cost in costs[:3])

@@ -38,6 +38,7 @@ def test_every_option_value_plays_to_the_end_with_the_simulators_bots(game: Game
         code = main(["sim", "--autoplay", game.id, "--games", "1", "--players",
                      ",".join(players), *flags, "--ideal"])
         summary = json.loads(capsys.readouterr().out)
-        assert code == 0, setup.name
+        assert code == 0, (setup.name, {key: value for key, value in summary.items()
+                                        if key != "results"})
         assert summary["completed"] == 1 and summary["scores_match"], setup.name
         assert summary["records_match"] and summary["results"][0]["board_matches"], setup.name
