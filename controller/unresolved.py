@@ -136,6 +136,9 @@ class _Search:
     def __post_init__(self) -> None:
         self.last_changeable = max(self.changeable, default=-1) if self.changeable else -1
 
+    def changeable_at(self, index: int) -> bool:
+        return self.changeable is None or index in self.changeable
+
     def fits(self, index: int, state: Any) -> bool:
         """Does this state agree with what was seen at ``index`` (the secrets shown)?"""
         if not all(reveal.holds_in(self.game, state) for reveal in self.reveals.get(index, ())):
@@ -154,14 +157,15 @@ class _Search:
         if preferred is None:
             frame.free = len(outcomes)
             return outcomes
-        changeable = self.changeable is None or frame.index in self.changeable
-        piece = self.game.dealt_piece
-        giving = {piece(outcome): outcome for outcome in outcomes}
-        for entry in sorted(frame.owed, key=lambda entry: not entry[2]):  # theirs first
-            taken, displaced, to_changeable = entry
-            if taken == piece(preferred) and displaced in giving and (
-                    changeable or not to_changeable):
-                frame.back.setdefault(giving[displaced], entry)
+        changeable = self.changeable_at(frame.index)
+        if frame.owed:  # what a draw above displaced may come back here
+            piece = self.game.dealt_piece
+            giving = {piece(outcome): outcome for outcome in outcomes}
+            for entry in sorted(frame.owed, key=lambda entry: not entry[2]):  # theirs first
+                taken, displaced, to_changeable = entry
+                if taken == piece(preferred) and displaced in giving and (
+                        changeable or not to_changeable):
+                    frame.back.setdefault(giving[displaced], entry)
         if preferred not in outcomes:  # a draw above took it: this one changes, for free
             frame.free = len(outcomes)
             return [*frame.back, *(outcome for outcome in outcomes if outcome not in frame.back)]
@@ -216,9 +220,8 @@ class _Search:
             owed = frame.owed
             if cost:
                 piece = self.game.dealt_piece
-                owed = tuple(sorted((*owed, (piece(action), piece(frame.options[0]), self.swaps
-                                             and self.changeable is not None
-                                             and frame.index not in self.changeable))))
+                owed = tuple(sorted((*owed, (piece(action), piece(frame.options[0]),
+                                             not self.changeable_at(frame.index)))))
             elif action in frame.back:
                 rest = list(owed)
                 rest.remove(frame.back[action])
