@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from hardware.link import HubLink
 from hardware.profile import HubSettings
-from hardware.protocol import Heartbeat, ReaderFault, TagArrived, TagLeft
+from hardware.protocol import Heartbeat, ReaderFault, SetWatch, TagArrived, TagLeft, Watching
 
 FIRST_SCAN_PERIOD = 1.0
 """Seconds a hub's scan is assumed to take before it has said hello: slower than any one-hub
@@ -23,6 +23,9 @@ MODEL_MARGIN = 2.0
 """After the hello and until two heartbeats have measured the hub, its scan is assumed to take
 this many times what ``hardware.scan_timing`` models for its schedule and the tags on it."""
 
+WATCH_STRIDE = 8
+"""A hub told which readers to watch reads its other readers one scan in this many: what
+changes there (a mistake) is seen within a second or so."""
 LIFT_MARGIN = 0.25
 """Scans added to the miss limit's in ``Hub.lift_latency``."""
 
@@ -43,6 +46,12 @@ class Hub:
     """A snapshot came since it (re)connected: the tracker holds what its readers hear."""
     sites: frozenset[str] = frozenset()
     """The sites its readers see (its region of the board)."""
+    wanted: tuple[int, ...] | None = None
+    """Its readers (its own numbers) the service wants watched: those the next step could
+    change (None: every reader every scan)."""
+    watching: Watching | None = None
+    """The watch the hub last confirmed (None: none since it said hello: it reads every
+    reader every scan)."""
 
     @property
     def name(self) -> str:
@@ -70,9 +79,32 @@ class Hub:
         return True
 
     @property
+    def watch(self) -> SetWatch:
+        """The watch to ask for: the wanted readers, or every reader every scan."""
+        if self.wanted is None:
+            return SetWatch(1, ())
+        return SetWatch(WATCH_STRIDE, self.wanted)
+
+    @property
+    def confirming(self) -> Watching:
+        """What the hub answers when it watches what is wanted."""
+        return Watching(self.watch.stride, self.watch.readers)
+
+    @property
+    def rescan(self) -> float:
+        """Seconds within which every reader the next step could change is read again: a
+        scan when the hub confirmed that it watches them all (or watches nothing: it reads
+        every reader every scan), else as many scans as its stride."""
+        watching = self.watching
+        if watching is None or watching.stride == 1 or (
+                self.wanted is not None and set(self.wanted) <= set(watching.readers)):
+            return self.period
+        return watching.stride * self.period
+
+    @property
     def lift_latency(self) -> float:
         """How long after a tag arrives somewhere a lift done before it may still be
         unreported: the lifted tag's reader is read again within one scan (its first miss),
         the last of the miss limit's misses that many scans after the lift; a quarter scan
         more for the frame to come and a scan that ran long."""
-        return (self.miss_limit + LIFT_MARGIN) * self.period
+        return (self.miss_limit + LIFT_MARGIN) * self.rescan

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,7 @@ from hardware.protocol import (
     Snapshot,
     TagArrived,
     TagLeft,
+    Watching,
 )
 from hardware.registry import uid_hex
 from hardware.scan_timing import scheduled_scan, unscheduled_scan_ms
@@ -43,17 +44,13 @@ from .health import HardwareHealth
 from .hubs import MODEL_MARGIN, Hub
 from .journal import JournalError
 from .language import catalogue
-from .referee import NotRecorded
+from .referee import NotRecorded, Successors
 from .seats import SeatRecord
 from .table import Table
 from .tracker import Tracker
 from .unresolved import Puzzle, explain
 
 log = logging.getLogger(__name__)
-UNDER_WAY_PAUSE = 1.0
-"""Seconds a board read as a step under way must stay as it is before the table searches for
-a dealing under which it is a whole step (two payment cards laid one after the other must not
-be taken for a one-card payment some other hand could make)."""
 ANIMATION_HZ = 20
 FLICKER_SCANS = 1.5
 """A tag missed and read again within this many scans was missed, not lifted and put back."""
@@ -142,6 +139,15 @@ class TableService:
         self.adaptive = True
         """Judge a board showing exactly one legal step a scan after it changed, before the
         settle time (off: always the full settle time)."""
+        self._hot: tuple[Successors, frozenset[str]] | None = None
+        """The sites the legal steps of a position change (made once per position)."""
+        self._watch_tasks: set[asyncio.Task[None]] = set()
+        self._searched = False
+        """A search ended and the board it was for has not been judged since."""
+        self._judged = asyncio.Event()
+        """Set whenever the board was judged (a search waiting for a still board looks)."""
+        self._retimed = asyncio.Event()
+        """Set when the hubs' timing changed: the wait for a quick judgement is shorter."""
         self._hub_timing()
         self.buttons: asyncio.Queue[ButtonEvent] = asyncio.Queue()
         self.roles: dict[str, str] = {}
@@ -237,6 +243,10 @@ class TableService:
             now = time.monotonic()  # the link's clock
             for hub in self.hubs:
                 health = hub.link.health()
+                if health.connected and hub.seen and hub.watching != hub.confirming and (
+                        now - asked.get(f"watch {hub.name}", float("-inf")) >= 0.5):
+                    asked[f"watch {hub.name}"] = now  # lost on the cable, or it rebooted
+                    self._send_watch(hub)
                 last = health.last_frame_at
                 if not health.connected or last is None or now - last < SILENT_SECONDS:
                     continue
@@ -271,6 +281,8 @@ class TableService:
                 hub.seen = True
             elif isinstance(event, LinkDown | LinkUp):
                 self._blind(hub, now)  # until its snapshot: what it said before may be stale
+                hub.watching = None  # a rebooted hub watches nothing: asked again
+                self._hub_timing()
                 if isinstance(event, LinkUp):  # a new or rebooted hub says hello
                     self._note_hello(hub, event.hello)
             line = self.health.note(event, hub)
@@ -279,6 +291,11 @@ class TableService:
             if isinstance(event, Heartbeat):
                 self._note_beat(hub, event)
                 continue  # nothing on the table changed
+            if isinstance(event, Watching):
+                hub.watching = event
+                self._hub_timing()
+                self._retimed.set()
+                continue
             self._changed.set()
             self.publish()
 
@@ -366,7 +383,7 @@ class TableService:
         tags found in one scan of the slowest hub came in no known order."""
         if self.wait_for_lifts:
             self.tracker.lift_latency = max(hub.lift_latency for hub in self.hubs)
-            self.tracker.tie_seconds = max(hub.period for hub in self.hubs)
+            self.tracker.tie_seconds = max(hub.rescan for hub in self.hubs)
             self.tracker.quick_seconds = self.tracker.tie_seconds
             self.tracker.flicker_seconds = FLICKER_SCANS * self.tracker.tie_seconds
 
@@ -375,7 +392,7 @@ class TableService:
         """A change came in that the table has not judged yet (or a search for a dealing of
         the unseen draws has still to say what the board is)."""
         return self._changed.is_set() or self.table.puzzle is not None or (
-            self._considering is not None)
+            self._considering is not None) or self._searched
 
     async def _judge_when_settled(self) -> None:
         """Judge once the board has settled; or early, a scan after the last change, when it
@@ -384,7 +401,9 @@ class TableService:
             await self._changed.wait()
             self._changed.clear()
             while (wake := self.judge_at(now := self.clock())) is not None:
-                await asyncio.sleep(max(0.0, wake - now))
+                self._retimed.clear()
+                with contextlib.suppress(TimeoutError):  # a hub confirmed a watch: look again
+                    await asyncio.wait_for(self._retimed.wait(), max(0.0, wake - now))
                 self._changed.clear()  # what came meanwhile is in the tracker's times
             self.judge()
 
@@ -434,6 +453,8 @@ class TableService:
         self._place_shared()
         self._order_piles()
         self.table.observe(self.tracker.board)
+        self._judged.set()
+        self._searched = False
         if self.table.started and self.table.game.is_terminal(self.table.state) and (
             self.table.score_known and (len(self.table.actions), True) != before
         ):  # the game ended, or its last secrets were shown: sweep the final score
@@ -460,7 +481,7 @@ class TableService:
 
     async def _solve(self, puzzle: Puzzle) -> None:
         if puzzle.under_way:  # a hand may be mid-step: only a board left still is searched
-            await asyncio.sleep(UNDER_WAY_PAUSE)
+            await self._while_asked(puzzle, self.tracker.settles_at())
             if self.table.puzzle is None or self.table.puzzle.key != puzzle.key:
                 self._considering = None
                 self.judge()
@@ -481,7 +502,17 @@ class TableService:
             self.relight()
             self.publish()
             return
-        self.judge()  # with the answer, or a newer board asks again
+        self._searched = True  # judged again: a step found at once, a board left unexplained
+        self._changed.set()  # once it has settled (the search may begin a scan after a change)
+
+    async def _while_asked(self, puzzle: Puzzle, deadline: float) -> None:
+        """Wait until ``deadline`` while the table still asks ``puzzle`` (a hand finishing
+        the step changes the board, and the table asks another)."""
+        while (left := deadline - self.clock()) > 0 and self.table.puzzle is not None and (
+                self.table.puzzle.key == puzzle.key):
+            self._judged.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._judged.wait(), left)
 
     def _think(self) -> None:
         """Start the AI on what the table needs (an AI seat's move, a hint), off the loop."""
@@ -664,6 +695,53 @@ class TableService:
         self.roles = self.table.led_roles()
         self.roles.update(dict.fromkeys(sorted(self.blind_sites), "blind"))
         self._show(self.clock())
+        self._watch_next()
+
+    def _watch_next(self) -> None:
+        """Ask each hub to watch the readers the next step could change, when they changed:
+        it then reads its other stacks only now and then, and its scan is shorter (a deep
+        stack's tags, each checked every scan, are what makes a scan long)."""
+        hot = self._hot_sites()
+        for hub in self.hubs:
+            wanted = None if hot is None else tuple(
+                local for local, reader in enumerate(hub.settings.readers)
+                if self.profile.readers.get(reader) in hot)
+            if wanted != hub.wanted:
+                hub.wanted = wanted
+                self._send_watch(hub)
+        self._hub_timing()
+
+    def _hot_sites(self) -> frozenset[str] | None:
+        """The sites a legal step could change now, those that disagree with the game (where
+        a mistake is to be put right) and the game's pads; None: any may (no game, or no
+        step changes the board: every reader is read every scan)."""
+        table = self.table
+        if not table.started or table.game.is_terminal(table.state):
+            return None
+        successors = table.all_successors
+        if self._hot is None or self._hot[0] is not successors:
+            changed = {site for successor in successors.changing
+                       for site in _differ(successors.board, successor.board)}
+            self._hot = (successors, frozenset(changed))
+        if not self._hot[1]:
+            return None
+        pads = (table.game.choice_site, table.game.reveal_site)
+        return self._hot[1] | _differ(successors.board, self.tracker.board) | {
+            site for site in pads if site is not None}
+
+    def _send_watch(self, hub: Hub) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # judged outside the service loop (tests, tools): no hubs
+            return
+        task = loop.create_task(self._set_watch(hub), name=f"watch {hub.name}")
+        self._watch_tasks.add(task)
+        task.add_done_callback(self._watch_tasks.discard)
+
+    @staticmethod
+    async def _set_watch(hub: Hub) -> None:
+        with contextlib.suppress(HubNotConnected):  # asked again once it is back
+            await hub.link.send(hub.watch)
 
     def start_sweep(self) -> None:
         self.sweep = lighting.score_sweep(self.table.game.score(self.table.state))
@@ -822,3 +900,8 @@ class TableService:
                 event.set()
                 await asyncio.sleep(0)  # the table's path may run between two groups
             await asyncio.sleep(1 / STREAM_HZ)
+
+
+def _differ(board: Mapping[str, str], other: Mapping[str, str]) -> set[str]:
+    """The sites where two boards differ."""
+    return {site for site in board.keys() | other.keys() if board.get(site) != other.get(site)}

@@ -230,6 +230,11 @@ class Tracker:
     def settled(self, now: float) -> bool:
         return now >= self.settles_at()
 
+    @property
+    def last_change(self) -> float:
+        """When the board last changed (an arrival, a departure, a snapshot)."""
+        return self._last_change
+
     def still_at(self) -> float:
         """A scan after the last change: every reader has been read since (nothing else is
         moving that the table could have seen)."""

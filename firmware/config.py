@@ -3,7 +3,7 @@
 Pin numbers are RP2040 GPIO numbers (GPn on a Raspberry Pi Pico). See docs/wiring.md.
 """
 
-FIRMWARE_VERSION = "tabletop-hub 3.0.0"  # protocol 3: snapshots in parts
+FIRMWARE_VERSION = "tabletop-hub 4.0.0"  # protocol 4: readers watched
 
 # SPI bus shared by every reader (SPI0 on the Pico's default pins).
 SPI_ID = 0

@@ -21,11 +21,17 @@ class's fields on, the tags' power-up waited once, the readers' inventories, the
 that no two nearby fields are ever on together (docs/wiring.md). On a table with several hubs
 the classes are the table's slots, the same on every hub (a hub's class may be empty), and a
 slot line keeps the hubs in the same slot, so that two hubs' neighbouring fields are never on
-together either. Without one every field stays
-on and all readers form one class. Within a class the hub checks each reader's known tags and
-starts its REQA, then collects the answers: the REQA nobody answers (0.5 ms per reader) waits
-while the hub works on the others. A bad reader is reported and retried, never allowed to stop
-the scan of the others.
+together either. Without one every field stays on and all readers form one class. Within a
+class the hub checks each reader's known tags and starts its REQA, then collects the answers:
+the REQA nobody answers (0.5 ms per reader) waits while the hub works on the others. A bad
+reader is reported and retried, never allowed to stop the scan of the others.
+
+The host may name the readers to *watch* (SET_WATCH: those a legal step could change next):
+then a watched reader is read every scan and the others only one scan in ``stride`` (taking
+turns). Checking a deep stack's tags is what makes a scan long, and what changes where no
+legal step can is a mistake, which may be seen a little later. A reader whose tags changed is
+read every scan for a stride of scans all the same, so that a piece a hand drags over it is
+seen leaving as soon as it leaves.
 """
 
 import protocol as p
@@ -37,6 +43,7 @@ MAX_MISS_LIMIT = 50
 MAX_SCAN_PAUSE_MS = 5000
 MAX_REQUEST = 32  # a REQUEST_SNAPSHOT names readers in a bitmap of at most 256 bits
 CHANGES = (p.TAG_ARRIVED, p.TAG_LEFT, p.READER_FAULT)  # the frames a snapshot part counts
+MAX_STRIDE = 50  # a watched hub reads its other stacks at least one scan in this many
 MAX_TAGS = 16  # per reader: more tags in one field than this is noise, not a stack
 REPUT_MISSES = 2
 """A tag read again after this many missed scans in a row (fewer than the miss limit) was
@@ -83,6 +90,7 @@ class _Slot:
         self.misses = {}  # uid -> scans in a row it was not read
         self.errors = 0
         self.retry_at = 0
+        self.lively = 0  # reads to come every scan, watched or not: its tags just changed
 
 
 class Hub:
@@ -118,6 +126,11 @@ class Hub:
         self.heartbeat_ms = heartbeat_ms
         self.retry_ms = retry_ms
         self.slots = [_Slot() for _ in readers]
+        self.stride = 1
+        """Readers that are not watched and hold tags are read one scan in this many."""
+        self.watched = bytearray(len(readers))
+        self.read_last = bytearray(b"\x01" * len(readers))
+        """Which readers the last scan read (the simulator's timing model uses it)."""
         self.seq = 0
         self.changes = 0  # change frames sent (TAG_ARRIVED, TAG_LEFT, READER_FAULT), mod 2**16
         self.frames_in = p.FrameReader()
@@ -137,6 +150,9 @@ class Hub:
             self.changes = (self.changes + 1) & 0xFFFF
 
     def send_hello(self) -> None:
+        """HELLO and SELF_TEST. A hello begins a host's session: the watch is dropped (every
+        reader read every scan, as the host then assumes) until the host asks again."""
+        self.stride, self.watched = 1, bytearray(len(self.slots))
         schedule = self.schedule if self.switching else []
         self.send(p.HELLO, p.hello_body(len(self.readers), self.miss_limit, self.hub_id,
                                         schedule, self.firmware_version))
@@ -245,11 +261,15 @@ class Hub:
             self.poll()
 
     def _report(self, index: int, uids: list) -> None:
+        """Arrivals, misses and departures; a reader whose tags changed is read every scan
+        for a stride of scans, watched or not (a piece dragged over it is seen leaving)."""
         slot = self.slots[index]
+        slot.lively = max(0, slot.lively - 1)
         for uid in uids:
             missed = slot.misses.pop(uid, 0)
             if uid not in slot.uids:
                 slot.uids.append(uid)
+                slot.lively = self.stride
                 self.send(p.TAG_ARRIVED, p.tag_body(index, uid))
             elif missed >= REPUT_MISSES:  # lifted and put back: it is on top now
                 slot.uids.remove(uid)
@@ -259,6 +279,7 @@ class Hub:
             if uid in uids:
                 continue
             self.missed_reads += 1
+            slot.lively = self.stride
             slot.misses[uid] = slot.misses.get(uid, 0) + 1
             if slot.misses[uid] >= self.miss_limit:
                 slot.uids.remove(uid)
@@ -276,14 +297,24 @@ class Hub:
             except Exception:  # the scan that follows counts the fault
                 pass
 
+    def _due(self, index: int) -> bool:
+        """Is this reader read in this scan? Every one without a watch; with one, a watched
+        reader, one whose tags just changed, and the others one scan in ``stride``, taking
+        turns."""
+        due = (self.stride == 1 or self.watched[index] or self.slots[index].lively > 0
+               or (self.scan_cycles + index) % self.stride == 0)
+        self.read_last[index] = 1 if due else 0
+        return due
+
     def scan_cycle(self) -> None:
-        """Read every reader once, class by class, emitting arrivals, departures and faults."""
+        """Read every reader due, class by class, emitting arrivals, departures and faults."""
         start = self.clock.ticks_us()
         for index, members in enumerate(self.schedule):
             if self.sync is not None:
                 self.sync.slot(index)
+            members = [r for r in members if self._due(r)]
             if not members:
-                continue  # another hub's readers have this slot
+                continue  # another hub's readers have this slot, or none is due
             if self.switching:
                 self._switch(members, True)
                 self.clock.sleep_ms(self.power_up_ms)  # the tags' power-up, once per class
@@ -305,11 +336,14 @@ class Hub:
                 self.handle(kind, body)
 
     def handle(self, kind: int, body: bytes) -> None:
-        expected = {p.REQUEST_HELLO: 0, p.REQUEST_SNAPSHOT: 0, p.PING: 4, p.SET_SCAN: 3}
+        expected = {p.REQUEST_HELLO: 0, p.REQUEST_SNAPSHOT: 0, p.PING: 4, p.SET_SCAN: 3,
+                    p.SET_WATCH: 1}
         if kind not in expected:
             self.send(p.COMMAND_ERROR, p.command_error_body(kind, p.UNKNOWN_COMMAND))
         elif kind == p.REQUEST_SNAPSHOT and len(body) <= MAX_REQUEST:
             self.send_snapshot(p.wanted_readers(body, len(self.slots)))
+        elif kind == p.SET_WATCH and 1 <= len(body) <= 1 + MAX_REQUEST:
+            self.watch(body)
         elif len(body) != expected[kind]:
             self.send(p.COMMAND_ERROR, p.command_error_body(kind, p.BAD_LENGTH))
         elif kind == p.REQUEST_HELLO:
@@ -325,6 +359,18 @@ class Hub:
             self.miss_limit = misses
             self.scan_pause_ms = pause
             self.send(p.SETTINGS, p.settings_body(misses, pause))
+
+    def watch(self, body: bytes) -> None:
+        """SET_WATCH: the stride, then a bitmap of the readers to read every scan; answered
+        with WATCHING and the same body, so the host knows what its timing may count on."""
+        if not 1 <= body[0] <= MAX_STRIDE:
+            self.send(p.COMMAND_ERROR, p.command_error_body(p.SET_WATCH, p.BAD_VALUE))
+            return
+        watched = bytearray(len(self.slots))
+        for index in p.watched_readers(body[1:], len(self.slots)):
+            watched[index] = 1
+        self.stride, self.watched = body[0], watched
+        self.send(p.WATCHING, bytes(body))
 
     # -- main loop ------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ the contract; tests/firmware runs them through this module under a real MicroPyt
 
 import struct
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 MAX_COMMAND = 64  # host commands are tiny; longer runs of bytes are garbage
 
 # Frame types (hardware.protocol.MessageType).
@@ -21,10 +21,12 @@ PONG = 0x08
 SETTINGS = 0x09
 COMMAND_ERROR = 0x0A
 SNAPSHOT_PART = 0x0B
+WATCHING = 0x0C
 REQUEST_HELLO = 0x81
 REQUEST_SNAPSHOT = 0x82
 PING = 0x83
 SET_SCAN = 0x84
+SET_WATCH = 0x85
 
 # Reader status (hardware.protocol.ReaderStatus).
 OK = 0
@@ -207,6 +209,11 @@ def wanted_readers(bitmap: bytes, count: int) -> list:
     """The readers a REQUEST_SNAPSHOT body names (bit r % 8 of byte r // 8); none: all."""
     if not bitmap:
         return list(range(count))
+    return [r for r in range(min(count, len(bitmap) * 8)) if bitmap[r // 8] >> (r % 8) & 1]
+
+
+def watched_readers(bitmap: bytes, count: int) -> list:
+    """The readers a SET_WATCH bitmap names (bit r % 8 of byte r // 8); none: none."""
     return [r for r in range(min(count, len(bitmap) * 8)) if bitmap[r // 8] >> (r % 8) & 1]
 
 

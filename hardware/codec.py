@@ -42,9 +42,11 @@ from hardware.protocol import (
     SelfTest,
     SetScan,
     Settings,
+    SetWatch,
     SnapshotPart,
     TagArrived,
     TagLeft,
+    Watching,
 )
 
 DELIMITER = b"\x00"
@@ -130,6 +132,10 @@ def _body(message: Message) -> tuple[MessageType, bytes]:
             return MessageType.PING, _U32.pack(token)
         case SetScan(miss_limit, scan_pause_ms):
             return MessageType.SET_SCAN, _SETTINGS.pack(miss_limit, scan_pause_ms)
+        case SetWatch(stride, readers):
+            return MessageType.SET_WATCH, _u8(stride, "stride") + _bitmap(readers)
+        case Watching(stride, readers):
+            return MessageType.WATCHING, _u8(stride, "stride") + _bitmap(readers)
     raise TypeError(f"not a protocol message: {message!r}")
 
 
@@ -227,14 +233,26 @@ def _snapshot_part(r: _Reader) -> Message:
                         ReaderState(status, tuple(r.uid() for _ in range(r.u8()))))
 
 
-def _request_snapshot(r: _Reader) -> Message:
-    bitmap = r.take(len(r.data))
+def _readers(r: _Reader) -> tuple[int, ...]:
+    """The rest of the body as a reader bitmap (none: no bytes)."""
+    bitmap = r.take(len(r.data) - r.pos)
     if len(bitmap) > REQUEST_BITMAP_BYTES:
         raise FrameError("bad_body", f"reader bitmap of {len(bitmap)} bytes")
     readers = tuple(n for n in range(len(bitmap) * 8) if bitmap[n // 8] >> (n % 8) & 1)
     if bitmap and not readers:
         raise FrameError("bad_body", "a reader bitmap that names no reader")
-    return RequestSnapshot(readers)
+    return readers
+
+
+def _request_snapshot(r: _Reader) -> Message:
+    return RequestSnapshot(_readers(r))
+
+
+def _watch(cls: type[SetWatch] | type[Watching]) -> Callable[[_Reader], Message]:
+    def decode(r: _Reader) -> Message:
+        stride = r.u8()
+        return cls(stride, _readers(r))
+    return decode
 
 
 def _command_error(r: _Reader) -> Message:
@@ -264,6 +282,8 @@ _DECODERS: dict[MessageType, Callable[[_Reader], Message]] = {
     MessageType.REQUEST_SNAPSHOT: _request_snapshot,
     MessageType.PING: lambda r: Ping(*_U32.unpack(r.take(4))),
     MessageType.SET_SCAN: _settings(SetScan),
+    MessageType.SET_WATCH: _watch(SetWatch),
+    MessageType.WATCHING: _watch(Watching),
 }
 
 

@@ -42,6 +42,7 @@ from hardware.protocol import (
     RequestSnapshot,
     SelfTest,
     SetScan,
+    SetWatch,
     Snapshot,
     SnapshotPart,
     TagArrived,
@@ -247,7 +248,7 @@ def _read_some(port: Any) -> bytes:
 _DAMAGE = ("crc", "cobs", "short", "too_long")
 """StreamDecoder error kinds that mean the bytes were damaged in transit."""
 
-_HOST_COMMANDS = (RequestHello, RequestSnapshot, Ping, SetScan)
+_HOST_COMMANDS = (RequestHello, RequestSnapshot, Ping, SetScan, SetWatch)
 
 
 class HubLink:
@@ -334,6 +335,11 @@ class HubLink:
 
     async def set_scan(self, miss_limit: int, scan_pause_ms: int) -> None:
         await self.send(SetScan(miss_limit, scan_pause_ms))
+
+    async def set_watch(self, stride: int, readers: tuple[int, ...]) -> None:
+        """Have the hub read ``readers`` every scan and its other stacks one scan in
+        ``stride``; it answers `Watching`."""
+        await self.send(SetWatch(stride, readers))
 
     async def run(self) -> None:
         """Keep the link up until cancelled. Never raises for port or data trouble."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """Bumped whenever a frame layout changes; the hub announces its version in HELLO. Version 2
 reports every tag in a reader's field and names the hub and its field schedule; version 3
 sends snapshots one reader per frame (SNAPSHOT_PART), so that a noisy cable still carries
@@ -41,10 +41,12 @@ class MessageType(IntEnum):
     SETTINGS = 0x09
     COMMAND_ERROR = 0x0A
     SNAPSHOT_PART = 0x0B
+    WATCHING = 0x0C
     REQUEST_HELLO = 0x81
     REQUEST_SNAPSHOT = 0x82
     PING = 0x83
     SET_SCAN = 0x84
+    SET_WATCH = 0x85
 
 
 class ReaderStatus(IntEnum):
@@ -174,6 +176,14 @@ class Settings:
 
 
 @dataclass(frozen=True, slots=True)
+class Watching:
+    """The watch now in force (answer to SET_WATCH)."""
+
+    stride: int
+    readers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class CommandError:
     command: int
     code: CommandErrorCode
@@ -204,6 +214,15 @@ class SetScan:
     scan_pause_ms: int
 
 
+@dataclass(frozen=True, slots=True)
+class SetWatch:
+    """Read ``readers`` (those the next step could change) and every empty reader each scan,
+    the hub's other readers one scan in ``stride`` (1: every reader every scan)."""
+
+    stride: int
+    readers: tuple[int, ...] = ()
+
+
 HubMessage = (
     Hello
     | SelfTest
@@ -214,9 +233,10 @@ HubMessage = (
     | SnapshotPart
     | Pong
     | Settings
+    | Watching
     | CommandError
 )
-HostCommand = RequestHello | RequestSnapshot | Ping | SetScan
+HostCommand = RequestHello | RequestSnapshot | Ping | SetScan | SetWatch
 Message = HubMessage | HostCommand
 
 

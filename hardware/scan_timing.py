@@ -27,7 +27,7 @@ time in its heartbeat (``cycle_us``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from hardware.field_schedule import DEFAULT_RADIO, RadioSettings
@@ -125,10 +125,13 @@ def inventory_cost(tags: Sequence[int], mux: bool, known: bool = True,
     return InventoryCost(cpu, air, REQUEST_US, collect - REQUEST_US + AIR_US["idle"], checks)
 
 
-def unscheduled_scan_ms(readers: int, tags: Mapping[int, Sequence[int]]) -> float:
-    """One full scan with every field on: all readers form one class, without power-up."""
+def unscheduled_scan_ms(readers: int, tags: Mapping[int, Sequence[int]],
+                        read: Collection[int] | None = None) -> float:
+    """One scan with every field on: all readers form one class, without power-up (``read``:
+    only these readers were due, the hub watching others, firmware/hub.py)."""
     mux = readers > DIRECT_CHIP_SELECTS
-    costs = (inventory_cost(tags.get(r, ()), mux, switching=False) for r in range(readers))
+    costs = (inventory_cost(tags.get(r, ()), mux, switching=False) for r in range(readers)
+             if read is None or r in read)
     return class_window_us(costs, power_up_ms=0.0) / 1000
 
 
@@ -188,16 +191,17 @@ def peak_ma(classes: Sequence[Sequence[int]], readers: int,
 
 def scheduled_scan(
     classes: Sequence[Sequence[int]], tags: Mapping[int, Sequence[int]],
-    settings: RadioSettings = DEFAULT_RADIO,
+    settings: RadioSettings = DEFAULT_RADIO, read: Collection[int] | None = None,
 ) -> ScanFigures:
     """The figures of a hub scanning ``classes`` (reader numbers) with ``tags`` (reader to the
-    UID lengths of the tags in its field)."""
+    UID lengths of the tags in its field); ``read``: only these readers were due."""
     readers = sum(len(members) for members in classes)
     mux = readers > DIRECT_CHIP_SELECTS
     windows = []
     for members in classes:
         windows.append(class_window_us(
-            (inventory_cost(tags.get(r, ()), mux) for r in members), settings.power_up_ms))
+            (inventory_cost(tags.get(r, ()), mux) for r in members
+             if read is None or r in read), settings.power_up_ms))
     scan_us = sum(windows)
     worst = 0.0
     for members, window in zip(classes, windows, strict=True):
@@ -214,15 +218,19 @@ def scheduled_scan(
 
 def synced_scan_ms(schedules: Sequence[Sequence[Sequence[int]]],
                    tags: Sequence[Mapping[int, Sequence[int]]],
-                   settings: RadioSettings = DEFAULT_RADIO) -> float:
+                   settings: RadioSettings = DEFAULT_RADIO,
+                   read: Sequence[Collection[int] | None] | None = None) -> float:
     """One scan of a table whose hubs keep to common slots: each slot lasts as long as its
-    slowest hub needs (``schedules`` and ``tags`` per hub, by the hub's reader numbers)."""
+    slowest hub needs (``schedules``, ``tags`` and ``read``, the readers due, per hub, by the
+    hub's reader numbers)."""
+    due = list(read) if read is not None else [None] * len(schedules)
     total = 0.0
     for slot in zip(*schedules, strict=True):
         total += max(class_window_us(
             (inventory_cost(held.get(r, ()), sum(map(len, schedule)) > DIRECT_CHIP_SELECTS)
-             for r in members), settings.power_up_ms)
-            for members, held, schedule in zip(slot, tags, schedules, strict=True))
+             for r in members if reading is None or r in reading), settings.power_up_ms)
+            for members, held, schedule, reading in zip(slot, tags, schedules, due,
+                                                        strict=True))
     return round(total / 1000, 1)
 
 

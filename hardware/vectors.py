@@ -72,7 +72,7 @@ def message_from_fields(type_name: str, fields: dict[str, Any]) -> Message:
             value = protocol.CommandErrorCode(value)
         elif key == "state":
             value = message_from_fields(ReaderState.__name__, value)
-        elif key == "readers" and type_name == "RequestSnapshot":
+        elif key == "readers" and type_name in ("RequestSnapshot", "SetWatch", "Watching"):
             value = tuple(value)
         elif key == "readers" and isinstance(value, list):
             nested = ReaderCheck if type_name == "SelfTest" else ReaderState

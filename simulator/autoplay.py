@@ -14,6 +14,10 @@ put right after the table has had its say:
 - ``illegal_move``: before the real move, a move no rule allows (two pieces swapped, a piece
   moved to an empty site); it is then taken back and the real move made.
 
+With `slide_rate` > 0 that share of the steps ending with a piece laid end with it dragged to
+its site over two wrong sites, the way a hand slides a piece across the table (`Drag`): the
+table must not judge the board mid-way.
+
 The bot never lets the table pass through a position the referee could read as a different
 legal move or as an earlier position (that would be a different game, not a mistake): every
 intermediate board is checked against the successors of the current state and reordered or
@@ -37,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from games.core.game import CHANCE, PILE_JOIN, pile_pieces, pile_value
-from simulator.steps import Lift, Press, Put, Step, perform
+from simulator.steps import Drag, Lift, Press, Put, Step, perform
 from simulator.virtual_table import VirtualTable
 
 Board = Mapping[str, str]
@@ -247,9 +251,11 @@ class AutoplayBot:
         on_step: Callable[[Step], None] | None = None,
         show_secrets: bool = False,
         looks_further: Callable[[], Awaitable[bool] | bool] | None = None,
+        slide_rate: float = 0.0,
     ) -> None:
-        if not 0.0 <= mistake_rate <= 1.0:
-            raise ValueError(f"mistake_rate is a share 0..1, got {mistake_rate}")
+        for name, rate in (("mistake_rate", mistake_rate), ("slide_rate", slide_rate)):
+            if not 0.0 <= rate <= 1.0:
+                raise ValueError(f"{name} is a share 0..1, got {rate}")
         if settle_every not in ("step", "action"):
             raise ValueError(f"settle_every is 'step' or 'action', not {settle_every!r}")
         if confirm_button not in table.buttons.roles:
@@ -262,6 +268,10 @@ class AutoplayBot:
         self.settle = settle
         self.rng = random.Random(seed)
         self.mistake_rate = mistake_rate
+        self.slide_rate = slide_rate
+        self._slide_rng = random.Random(seed)
+        """Its own: with slides or without, a seed plays the same game."""
+        self.slides = 0
         self.settle_every = settle_every
         self.hidden_chance = hidden_chance
         self.choose = choose
@@ -467,10 +477,35 @@ class AutoplayBot:
         ordered, unsafe = safe_order(board, steps, danger, self.rng,
                                      piles=self.table.pile_sites)
         self.unsafe_steps += unsafe
-        for step in ordered:
+        puts = [step for step in ordered if isinstance(step, Put)]
+        last = puts[-1] if puts and ordered[-1] is puts[-1] else None
+        slide = last is not None and self.slide_rate > 0 and (
+            self._slide_rng.random() < self.slide_rate)
+        for planned in ordered:
+            step: Step = planned
+            if slide and planned is last and (over := self._wrong_sites(last, danger)):
+                step = Drag(last.piece, last.site, over)
+                self.slides += 1
             await self._do(step)
             if self.settle_every == "step":
                 await _call(self.settle)
+
+    def _wrong_sites(self, put: Put, danger: Danger) -> tuple[str, ...]:
+        """Two empty sites nearest to ``put``'s, where the piece makes no board the table
+        could take for a step or an earlier position (the table as it lies now, the piece
+        not yet laid); the farther first (the hand comes from there). None if there are not
+        two."""
+        where = self.table.coordinates
+        end = where.get(put.site)
+        if end is None:
+            return ()
+        board = self.table.board()
+        pads = {self.game.choice_site, self.game.reveal_site}
+        wrong = [site for site in self.table.sites
+                 if site != put.site and site not in board and site not in pads
+                 and site in where and _key({**board, site: put.piece}) not in danger]
+        wrong.sort(key=lambda site: (where[site].x - end.x) ** 2 + (where[site].y - end.y) ** 2)
+        return tuple(reversed(wrong[:2])) if len(wrong) >= 2 else ()
 
     # -- mistakes ------------------------------------------------------------------------------
 

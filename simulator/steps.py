@@ -37,6 +37,19 @@ class Slide:
 
 
 @dataclass(frozen=True, slots=True)
+class Drag:
+    """A piece from the hand laid on ``site`` the way a hand drags it over the table: it
+    passes over the sites ``over`` first (what the table must never judge mid-way)."""
+
+    piece: str
+    site: str
+    over: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"drag {self.piece} {self.site} over {' '.join(self.over)}"
+
+
+@dataclass(frozen=True, slots=True)
 class Press:
     button: str
 
@@ -73,7 +86,7 @@ class Replug:
         return "replug"
 
 
-Step = Put | Lift | Slide | Press | Hold | Wait | Unplug | Replug
+Step = Put | Lift | Slide | Drag | Press | Hold | Wait | Unplug | Replug
 
 
 async def perform(table: VirtualTable, step: Step) -> None:
@@ -88,6 +101,8 @@ async def perform(table: VirtualTable, step: Step) -> None:
             table.lift(site)
         case Slide(start, end):
             await table.slide(start, end)
+        case Drag(piece, site, over):
+            await table.drag(piece, site, over)
         case Press(button):
             await table.press(button)
         case Hold(button, ms):

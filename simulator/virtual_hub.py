@@ -386,11 +386,25 @@ class VirtualHub:
             return float(self.scan_ms)
         if self.period_model is not None:
             return self.period_model()
-        tags = {n: tuple(len(uid) for uid in r.field.at(r.site))
-                for n, r in enumerate(self.readers) if r.site is not None}
+        tags = self.tag_lengths()
         if self.schedule is None:
-            return max(0.5, unscheduled_scan_ms(len(self.readers), tags))
-        return max(0.5, scheduled_scan(self.schedule, tags, self.radio).scan_ms)
+            return max(0.5, unscheduled_scan_ms(len(self.readers), tags, self.read_last()))
+        return max(0.5, scheduled_scan(self.schedule, tags, self.radio,
+                                       self.read_last()).scan_ms)
+
+    def tag_lengths(self) -> dict[int, tuple[int, ...]]:
+        """Per reader the UID lengths of the tags in its field (what its scan costs)."""
+        return {n: tuple(len(uid) for uid in r.field.at(r.site))
+                for n, r in enumerate(self.readers) if r.site is not None}
+
+    def read_last(self) -> frozenset[int] | None:
+        """The readers the firmware read in its last scan (None: every one). Watching some
+        (SET_WATCH), it reads the others' stacks only now and then, and a scan is shorter."""
+        cable = self._cable
+        flags = getattr(cable.hub, "read_last", None) if cable is not None else None
+        if flags is None or all(flags):
+            return None
+        return frozenset(n for n, read in enumerate(flags) if read)
 
     def _reader(self, reader: int) -> VirtualReader:
         if not 0 <= reader < len(self.readers):

@@ -27,7 +27,7 @@ import asyncio
 import math
 import random
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -204,9 +204,9 @@ class VirtualTable:
     def _synced_period_ms(self) -> float:
         """One scan of hubs kept in common slots, with the tags on the table now."""
         schedules = [hub.schedule or [] for hub in self.hubs]
-        tags = [{n: tuple(len(uid) for uid in r.field.at(r.site))
-                 for n, r in enumerate(hub.readers) if r.site is not None} for hub in self.hubs]
-        return max(0.5, synced_scan_ms(schedules, tags, self.profile.radio))
+        tags = [hub.tag_lengths() for hub in self.hubs]
+        read = [hub.read_last() for hub in self.hubs]
+        return max(0.5, synced_scan_ms(schedules, tags, self.profile.radio, read))
 
     @property
     def hub(self) -> VirtualHub:
@@ -417,6 +417,31 @@ class VirtualTable:
             self.field.add(end, uid)
             self._changed()
         return _name(item)
+
+    async def drag(self, piece: str, site: str, over: Sequence[str],
+                   scans_per_site: int = 2) -> None:
+        """Lay a piece (a free copy of it) on `site` after dragging it over the sites `over`,
+        one after the other: each reader on the way has it in its field for
+        `scans_per_site` full scans of its hub (long enough to be read there: a slow hand)."""
+        for passed in (site, *over):
+            self._check_site(passed)
+        with self._lock:
+            self._check_free(site)
+            tag = self._free_tag(piece)
+            # board() shows it there from now: the hand is on its way
+            self._on_site.setdefault(site, []).append(tag)
+        try:
+            for passed in over:
+                self.field.add(passed, tag.uid)
+                try:
+                    await asyncio.to_thread(self.hub_of(passed).wait_scans, scans_per_site)
+                except TimeoutError:
+                    pass  # an unplugged hub scans nothing; the hand moves on all the same
+                finally:
+                    self.field.remove(passed, tag.uid)
+        finally:  # even if cancelled half way, the piece ends where the hand was going
+            self.field.add(site, tag.uid)
+            self._changed()
 
     async def press(self, role: str) -> None:
         await self.buttons.press(role)

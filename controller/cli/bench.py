@@ -26,6 +26,8 @@ class BenchResult:
     rows: tuple[tuple[Any, ...], ...]
     figures: dict[str, Any]
     """The same figures, for ``--json``."""
+    ok: bool = True
+    """False when the run found a fault (the command then exits 1)."""
 
 
 def bench_engines(args: argparse.Namespace) -> BenchResult:
@@ -330,40 +332,63 @@ def bench_autoplay(args: argparse.Namespace) -> BenchResult:
     )
 
 
+SLIDES = 0.1
+"""Share of the steps ending with a piece laid whose piece a hand drags over two wrong sites
+first, in ``bench hand-to-light``."""
+
+
 def bench_hand_to_light(args: argparse.Namespace) -> BenchResult:
     """What a player feels (issue 18's targets: put p95 <= 300 ms, lift p95 <= 400 ms, no wrong
-    judgement): autoplay games on the realistic table with each game's profile (its hubs), and
-    per step the time from the hand that finished it to the LEDs confirming it; with the
-    profiles' settle time, as at a real table."""
+    judgement): autoplay games on the realistic table with each game's profile (its hubs),
+    and per step the time from the hand that finished it to the LEDs confirming it; with the
+    profiles' settle time, as at a real table. One step in ten that ends with a piece laid
+    ends with it dragged over two wrong sites (a slide, timed from where it lands). A wrong
+    judgement is a game whose record or score differs from the bots', or the table judging
+    the board wrong (the bots make no mistakes): any makes the command exit 1."""
+    from .compose import load_board
     from .measure import percentile
 
-    results = _autoplay_games(args, args.seeds, 0.0, "hand-to-light", "--profile-settle")
-    rows = []
-    figures: dict[str, Any] = {}
-    for game_id, games in results.items():
-        row: dict[str, Any] = {"games": len(games), "completed": sum(r["ok"] for r in games),
-                               "wrong_judgements": sum(
-                                   r["summary"].get("records_match") is False
-                                   or r["summary"].get("scores_match") is False for r in games),
-                               "errors": [r["error"] for r in games if not r["ok"]][:3]}
-        for kind in ("put", "lift"):
-            times = sorted(t for r in games for result in r["summary"].get("results", [])
-                           for t in result.get("hand_to_light", {}).get(f"{kind}_ms", []))
-            row[f"{kind}s"] = len(times)
-            for name, share in (("p50", 0.5), ("p95", 0.95), ("max", 1.0)):
-                row[f"{kind}_ms_{name}"] = round(percentile(times, share), 1) if times else None
-        figures[game_id] = row
-        rows.append((game_id, row["completed"], row["puts"], row["put_ms_p50"],
-                     row["put_ms_p95"], row["lifts"], row["lift_ms_p50"], row["lift_ms_p95"],
-                     row["wrong_judgements"]))
+    results = _autoplay_games(args, args.seeds, 0.0, "hand-to-light", "--profile-settle",
+                              "--slides", str(SLIDES))
+    rows, games = [], []
+    for game_id, runs in results.items():
+        profile = load_board(game_id)
+        timings = [result.get("hand_to_light", {}) for r in runs
+                   for result in r["summary"].get("results", [])]
+        wrong = sum(r["summary"].get("records_match") is not True
+                    or r["summary"].get("scores_match") is not True for r in runs)
+        wrong += sum(timing.get("judged_wrong", 0) for timing in timings)
+        times = {kind: sorted(t for timing in timings for t in timing.get(f"{kind}_ms", []))
+                 for kind in ("scan", "put", "lift", "slide")}
+
+        def ms(kind: str, share: float, times: dict[str, list[float]] = times) -> float | None:
+            return round(percentile(times[kind], share), 1) if times[kind] else None
+
+        row: dict[str, Any] = {
+            "game": game_id, "readers": len(profile.readers), "hubs": len(profile.hubs),
+            "scan_ms": ms("scan", 0.5), "put_p50_ms": ms("put", 0.5),
+            "put_p95_ms": ms("put", 0.95), "lift_p50_ms": ms("lift", 0.5),
+            "lift_p95_ms": ms("lift", 0.95), "slide_p95_ms": ms("slide", 0.95),
+            "puts": len(times["put"]), "lifts": len(times["lift"]),
+            "slides": len(times["slide"])}
+        row.update({"games": len(runs), "completed": sum(r["ok"] for r in runs),
+                    "wrong_judgements": wrong,
+                    "errors": [r["error"] for r in runs if not r["ok"]][:3]})
+        games.append(row)
+        rows.append((game_id, row["readers"], row["hubs"], row["scan_ms"], row["completed"],
+                     row["puts"], row["put_p50_ms"], row["put_p95_ms"], row["lifts"],
+                     row["lift_p50_ms"], row["lift_p95_ms"], row["slides"],
+                     row["slide_p95_ms"], wrong))
     radio = "ideal" if args.ideal else "realistic"
     return BenchResult(
-        f"Hand to light on the {radio} table, seeds 0..{args.seeds - 1} (targets: put p95 <= "
-        "300 ms, lift p95 <= 400 ms, no wrong judgement)",
-        ("game", "completed", "puts", "put p50", "put p95", "lifts", "lift p50", "lift p95",
-         "wrong"),
+        f"Hand to light on the {radio} table, seeds 0..{args.seeds - 1}, ms (targets: put p95 "
+        "<= 300, lift p95 <= 400, no wrong judgement)",
+        ("game", "readers", "hubs", "scan", "completed", "puts", "put p50", "put p95",
+         "lifts", "lift p50", "lift p95", "slides", "slide p95", "wrong"),
         tuple(rows),
-        {"bench": "hand-to-light", "radio": radio, "hand_to_light": figures},
+        {"bench": "hand-to-light", "radio": radio, "games": games},
+        ok=all(row["wrong_judgements"] == 0 and row["completed"] == row["games"]
+               for row in games),
     )
 
 
@@ -486,10 +511,10 @@ def run(args: argparse.Namespace) -> int:
     result = BENCHES[args.name](args)
     if args.json:
         print_json(result.figures)
-        return 0
-    print(result.title)
-    print(format_table(result.columns, result.rows))
-    return 0
+    else:
+        print(result.title)
+        print(format_table(result.columns, result.rows))
+    return 0 if result.ok else 1
 
 
 def format_table(columns: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> str:

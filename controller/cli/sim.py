@@ -67,6 +67,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="seed of the autoplay bots, and of the page's next-step moves")
     parser.add_argument("--mistakes", type=float, default=0.1,
                         help="with --autoplay: share of actions done wrong first, then fixed")
+    parser.add_argument("--slides", type=float, default=0.0,
+                        help="with --autoplay: share of the steps ending with a piece laid "
+                             "whose piece a hand drags over two wrong sites first (the table "
+                             "must not judge them mid-way)")
     parser.add_argument("--option", action="append", metavar="NAME=VALUE")
     parser.add_argument("--dealer", choices=DEALERS, default="players",
                         help="who deals the secrets: the players from the box (default; the "
@@ -280,8 +284,9 @@ def autoplay(args: argparse.Namespace) -> int:
     players = parse_players(args.players)
     options = parse_options(args.option)
     game.initial(players, options)
-    if args.games < 1 or not 0 <= args.mistakes <= 1:
-        raise UserError("--games must be at least 1 and --mistakes a share from 0 to 1")
+    if args.games < 1 or not 0 <= args.mistakes <= 1 or not 0 <= args.slides <= 1:
+        raise UserError("--games must be at least 1, --mistakes and --slides shares from 0 "
+                        "to 1")
     ai = parse_ai(args.ai, players)
     if ai:
         load_advisor_class()
@@ -292,7 +297,7 @@ def autoplay(args: argparse.Namespace) -> int:
             results.append(asyncio.run(autoplay_one(game.id, players, options, data,
                                                     args.seed + number, args.mistakes, ai,
                                                     scan_ms(args), settle_ms(args),
-                                                    args.dealer)))
+                                                    args.dealer, args.slides)))
         progress(f"autoplay: {number + 1}/{args.games} games")
     progress_done()
     summary = {
@@ -304,6 +309,7 @@ def autoplay(args: argparse.Namespace) -> int:
         "moves": sum(r["moves"] for r in results),
         "mistakes_made": sum(r["mistakes"] for r in results),
         "mistakes_recovered": sum(r["mistakes"] for r in results if r["finished"]),
+        "slides": sum(r["slides"] for r in results),
         "service_draws": sum(r["service_draws"] for r in results),
         "scores_match": all(r["scores_match"] for r in results),
         "records_match": all(r["records_match"] for r in results),
@@ -319,7 +325,8 @@ def autoplay(args: argparse.Namespace) -> int:
 async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                        mistakes: float, ai: dict[str, int] | None = None,
                        scan: float | str = "realistic",
-                       settle: int | None = HEADLESS_SETTLE_MS, dealer: str = "players") -> dict:
+                       settle: int | None = HEADLESS_SETTLE_MS, dealer: str = "players",
+                       slides: float = 0.0) -> dict:
     from simulator.autoplay import AutoplayBot
 
     ai_moves = 0
@@ -354,7 +361,8 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                           seed=seed, mistake_rate=mistakes, settle_every="action",
                           hidden_chance=drawn_by_the_service if digital else None,
                           decide=move_of_the_ai, show_secrets=not digital,
-                          looks_further=lambda: service.table.may_look_further)
+                          looks_further=lambda: service.table.may_look_further,
+                          slide_rate=slides)
         result = await bot.play()
         for _ in range(500):  # a last button press (a silent last action) may still be handled
             if len(service.table.actions) >= len(result.record["actions"]):
@@ -369,7 +377,7 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
         table_scores = scores.scores if scores is not None else None
         known = service.table.actions
         return {**result.summary(), "seed": seed, "controller_scores": table_scores,
-                "ai_moves": ai_moves, "hand_to_light": timing.figures(),
+                "ai_moves": ai_moves, "hand_to_light": timing.figures(), "slides": bot.slides,
                 "dealer": service.table.dealer, "service_draws": service.table.service_draws,
                 "unseen_draws": known.count(UNRESOLVED),
                 "scores_match": engine == table_scores,

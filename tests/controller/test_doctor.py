@@ -29,6 +29,7 @@ from controller.cli.compose import load_board
 from controller.cli.token_cmd import SHIPPED_DEFAULT, install_token
 from hardware.firmware_files import firmware_dir, firmware_version
 from hardware.profile import find_profile
+from hardware.protocol import PROTOCOL_VERSION
 from simulator.firmware_runtime import load_firmware
 from simulator.virtual_table import VirtualTable
 
@@ -70,7 +71,7 @@ def test_the_simulated_table_is_ready_and_every_hub_check_passes(capsys) -> None
     assert out[-1] == "ready: the table can be played"
     hub = lines_of(out, "hub 'hub'")
     assert hub[0].startswith("✓ hub 'hub' on ") and firmware_version() in hub[0]
-    assert "protocol 3" in hub[0]
+    assert f"protocol {PROTOCOL_VERSION}" in hub[0]
     board = load_board("tiki_topple")
     assert hub[1] == (f"✓ hub 'hub': its {len(board.readers)} readers draw up to 448 mA "
                       "(3 fields on at once), within a USB port's 500 mA")
@@ -118,7 +119,8 @@ def test_a_hub_with_another_firmware_version_fails_naming_hub_flash(tmp_path, ca
                                only=["hubs"])
     assert code == 1
     (line,) = lines_of(out, "tabletop-hub 2.9.0")
-    assert line.startswith(f"✗ hub 'hub' on {table.url}: tabletop-hub 2.9.0, protocol 3")
+    assert line.startswith(f"✗ hub 'hub' on {table.url}: tabletop-hub 2.9.0, protocol "
+                           f"{PROTOCOL_VERSION}")
     assert f"this tabletop ships {firmware_version()!r}" in line
     assert f"{FIX}tabletop hub flash --port {table.url}" in line
     assert out[-1].startswith("not ready: 1 problem")
@@ -129,8 +131,9 @@ def test_a_hub_speaking_an_older_protocol_fails_naming_hub_flash(tmp_path, capsy
     shutil.copytree(firmware_dir(), old)
     protocol = old / "protocol.py"
     text = protocol.read_text(encoding="utf-8")
-    assert "PROTOCOL_VERSION = 3" in text
-    protocol.write_text(text.replace("PROTOCOL_VERSION = 3", "PROTOCOL_VERSION = 2"))
+    current = f"PROTOCOL_VERSION = {PROTOCOL_VERSION}"
+    assert current in text
+    protocol.write_text(text.replace(current, f"PROTOCOL_VERSION = {PROTOCOL_VERSION - 1}"))
     table = VirtualTable.for_game("tiki_topple", link_path=tmp_path / "hub")
     table.hub.firmware = load_firmware(old)
     with table:
@@ -138,7 +141,8 @@ def test_a_hub_speaking_an_older_protocol_fails_naming_hub_flash(tmp_path, capsy
                                only=["hubs"])
     assert code == 1
     (line,) = lines_of(out, "hub 'hub'")
-    assert line.startswith(f"✗ hub 'hub': the hub on {table.url} speaks protocol 2")
+    assert line.startswith(f"✗ hub 'hub': the hub on {table.url} speaks protocol "
+                           f"{PROTOCOL_VERSION - 1}")
     assert f"{FIX}tabletop hub flash --port {table.url}" in line
 
 

@@ -4,7 +4,7 @@ them, by the profile's reader numbers whichever hub scans them."""
 from __future__ import annotations
 
 from controller.health import HardwareHealth
-from controller.hubs import Hub
+from controller.hubs import WATCH_STRIDE, Hub
 from hardware.link import HubLink, LinkDown, LinkUp
 from hardware.profile import HubSettings
 from hardware.protocol import (
@@ -15,7 +15,9 @@ from hardware.protocol import (
     ReaderState,
     ReaderStatus,
     SelfTest,
+    SetWatch,
     Snapshot,
+    Watching,
 )
 
 
@@ -88,3 +90,22 @@ def test_a_cable_too_noisy_to_play_on_is_named_with_what_to_check() -> None:
     assert left.too_noisy is not None
     assert "hub left is too noisy" in left.too_noisy and "30%" in left.too_noisy
     assert "USB cable of hub left (loop://)" in left.too_noisy
+
+
+def test_one_scan_is_counted_on_only_for_readers_the_hub_confirmed_it_watches() -> None:
+    one = hub()
+    one.note_beat(Heartbeat(1000, 10, 0, 0, 0))
+    one.note_beat(Heartbeat(2000, 30, 0, 0, 0))  # 50 ms a scan
+    assert one.watch == SetWatch(1, ()) and one.rescan == 0.05  # no watch: every reader
+    one.wanted = (0, 2)
+    assert one.watch == SetWatch(WATCH_STRIDE, (0, 2))
+    assert one.rescan == 0.05  # not asked yet: the hub still reads every reader every scan
+    one.watching = Watching(WATCH_STRIDE, (0,))  # an older watch: reader 2 one scan in 8
+    assert one.rescan == WATCH_STRIDE * 0.05
+    assert one.lift_latency == (3 + 0.25) * WATCH_STRIDE * 0.05
+    one.watching = one.confirming
+    assert one.rescan == 0.05 and one.lift_latency == (3 + 0.25) * 0.05
+    one.wanted = None  # nothing to watch: every reader, once the hub has confirmed that
+    assert one.rescan == WATCH_STRIDE * 0.05
+    one.watching = one.confirming
+    assert one.watching == Watching(1, ()) and one.rescan == 0.05

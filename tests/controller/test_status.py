@@ -141,7 +141,10 @@ def test_a_move_that_shows_one_legal_step_is_judged_a_scan_after_it_lands(tmp_pa
         service.judge()
         assert service.table.actions[-1] == action
     tracker = service.tracker
-    tracker.quick_seconds, tracker.lift_latency = 0.1, 0.125  # one scan; a lift: 1.25 scans
+    for hub in service.hubs:  # as its heartbeats would say: one scan 0.1 s, a lift 1.25 scans
+        hub.period, hub.miss_limit = 0.1, 1
+    service._hub_timing()
+    assert (tracker.quick_seconds, tracker.lift_latency) == (0.1, 0.125)
     current = service.table.successors.board
     visitor = service.table.successors.changing[0]
     (spot,) = [site for site in visitor.board if site not in current]
@@ -179,7 +182,9 @@ def test_a_moved_piece_counts_where_it_went_before_its_old_place_misses_it(tmp_p
     service.hubs[0].seen = True
     service.judge()
     tracker = service.tracker
-    tracker.quick_seconds, tracker.lift_latency = 0.1, 0.125
+    for hub in service.hubs:
+        hub.period, hub.miss_limit = 0.1, 1
+    service._hub_timing()
     clock = [10.1]
     service.clock = lambda: clock[0]
     current = service.table.successors.board

@@ -18,9 +18,11 @@ SETTLE_MS = 60
 @contextlib.asynccontextmanager
 async def running_table(data: Path, game: str = "tiki_topple", players=("anna", "ben"),
                         options=None, new_game: bool = True, seed: int = 0,
+                        settle_ms: int | None = SETTLE_MS,
                         ) -> AsyncIterator[tuple[VirtualTable, TableService]]:
-    """``seed``: the service's secret draws (missions, set-aside cards), so runs repeat."""
-    table, service = virtual_service(game, data, settle_ms=SETTLE_MS, rng=random.Random(seed))
+    """``seed``: the service's secret draws (missions, set-aside cards), so runs repeat;
+    ``settle_ms``: short for speed (None: the profile's, as at a real table)."""
+    table, service = virtual_service(game, data, settle_ms=settle_ms, rng=random.Random(seed))
     task = asyncio.create_task(service.run())
     try:
         await service.link.wait_connected(10)

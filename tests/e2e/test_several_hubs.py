@@ -54,6 +54,10 @@ def test_a_piece_across_two_hubs_readers_lies_where_the_step_wants_it(tmp_path) 
             table.put_across("black", "tri:3:10", "tri:3:9")  # tri:3:9 is on hub4
             await settled(table, service)
             assert service.table.actions == ["start"]
+            # no step can change tri:3:9 now: its hub reads it one scan in eight
+            await until(lambda: service.tracker.shared, timeout=5)
+            await settled(table, service)
+            assert service.table.actions == ["start"]
             (heard_on,) = service.tracker.shared.values()  # the readers around hear it too
             hubs = {service.profile.hub_of(service.profile.reader_of(site)).name
                     for site in heard_on}
@@ -79,5 +83,70 @@ def test_a_hub_that_falls_silent_is_blind_until_it_answers_again(tmp_path) -> No
             assert service.table.actions == ["start"] and not service.blind_sites
             assert any("hub hub5 has said nothing" in event.text
                        for event in service.status().events)
+
+    play(scenario)
+
+
+def test_the_hubs_watch_what_the_next_step_could_change_and_still_see_the_rest(
+        tmp_path) -> None:
+    """After each judgement every hub is told which of its readers the next step could
+    change: it reads those every scan, the others one scan in eight. A piece taken from a
+    reader nobody watches is still seen, and judged wrong."""
+    async def scenario() -> None:
+        async with running_table(tmp_path, game="on_top") as (table, service):
+            await until(lambda: all(hub.seen for hub in service.hubs))
+            perform(table, BLACKS)
+            await settled(table, service)
+            assert service.table.actions == ["start"]
+            await until(lambda: all(hub.watching == hub.confirming for hub in service.hubs))
+            hot = service._hot_sites()
+            assert hot and "tri:2:4" not in hot  # the black laid there stays
+            for hub in service.hubs:
+                watched = {service.profile.readers[hub.settings.readers[n]]
+                           for n in hub.watching.readers}
+                assert watched == hot & hub.sites
+                assert hub.rescan == hub.period  # one scan: every watched reader read again
+            # the black's reader: nobody expects its tag to change, most scans skip it
+            hub2 = table.hub_named("hub2")
+            local = service.profile.hubs[1].readers.index(
+                service.profile.reader_of("tri:2:4"))
+            assert hub2.read_last() is not None
+            skipped = 0
+            for _ in range(16):
+                await asyncio.to_thread(hub2.wait_scans, 1)
+                skipped += local not in (hub2.read_last() or {local})
+            assert skipped >= 8
+            table.lift("tri:2:4")  # a mistake where nobody watches: seen all the same
+            await until(lambda: "tri:2:4" not in service.tracker.board, timeout=5)
+            await settled(table, service)
+            assert service.table.decision.__class__.__name__ == "Discrepancy"
+            table.put("black", "tri:2:4")
+            await settled(table, service)
+            assert service.table.actions == ["start"]
+
+    play(scenario)
+
+
+def test_pieces_dragged_over_wrong_sites_are_judged_only_where_they_land(tmp_path) -> None:
+    """Every piece laid is dragged over the two nearest empty sites where it makes no legal
+    step, each in its reader's field for two scans of its hub: with the profile's settle time
+    the table never judges a board mid-way, and each move is taken as it lands (``bench
+    hand-to-light``'s slides)."""
+    from controller.cli.hand_to_light import HandToLight
+    from simulator.autoplay import AutoplayBot
+
+    async def scenario() -> None:
+        async with running_table(tmp_path, game="on_top", settle_ms=None) as (table, service):
+            await until(lambda: all(hub.seen for hub in service.hubs))
+            timing = HandToLight(table, service)
+            bot = AutoplayBot(table, ["anna", "ben"], settle=lambda: settled(table, service),
+                              seed=4, settle_every="action", slide_rate=1.0)
+            for _ in range(6):
+                await bot.play_one()
+            await settled(table, service)
+            assert bot.slides >= 4
+            assert service.table.actions == bot.actions
+            assert timing.judged_wrong == 0
+            assert len(timing.slide_ms) >= 4
 
     play(scenario)

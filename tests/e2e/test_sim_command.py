@@ -75,7 +75,7 @@ def test_list_scenarios_names_every_shipped_file_and_its_game(capsys) -> None:
 RUNS = {
     **{f"scenario {path.stem}": ["--scenario", str(path)] for path in SCENARIOS},
     **{f"autoplay {game.id}": ["--autoplay", game.id, "--players", "anna,ben", "--seed", "3",
-                               "--mistakes", "0.25"] for game in all_games()},
+                               "--mistakes", "0.25", "--slides", "0.2"] for game in all_games()},
     **({f"autoplay {game} with an AI seat": [
         "--autoplay", game, "--players", "anna,ben", "--seed", "5", "--mistakes", "0.2",
         "--ai", "ben:10"] for game in ("tiki_topple", "on_top")} if HAS_SPIEL else {}),
@@ -103,6 +103,8 @@ def problems_of(name: str, code: int, out: str, err: str) -> list[str]:
         "scores and record match": summary["scores_match"] and summary["records_match"],
         "board matches": result["board_matches"],
     }
+    if "--slides" in RUNS[name]:
+        checks["pieces dragged over wrong sites"] = summary["slides"] > 0
     if "--ai" in RUNS[name]:
         checks["the AI moved"] = summary["ai"] == {"ben": 10} and summary["ai_moves"] > 5
     return [f"{name}: not {what}" for what, good in checks.items() if not good]
@@ -110,8 +112,8 @@ def problems_of(name: str, code: int, out: str, err: str) -> list[str]:
 
 def test_every_scenario_and_a_whole_game_of_every_game_pass_on_the_realistic_table() -> None:
     """Scenarios: every expectation holds against the service. Autoplay: bots play to the end
-    with mistakes (an AI seat's moves carried out by hand too), and the service's record and
-    scores equal the engine's replay."""
+    with mistakes and pieces dragged over wrong sites (an AI seat's moves carried out by hand
+    too), and the service's record and scores equal the engine's replay."""
     runs = {name: subprocess.Popen([sys.executable, "-m", "controller.cli", "sim", *args],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for name, args in RUNS.items()}

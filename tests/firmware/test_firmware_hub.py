@@ -8,6 +8,7 @@ from typing import Any
 from hardware import codec
 from hardware.codec import StreamDecoder
 from hardware.protocol import (
+    PROTOCOL_VERSION,
     CommandError,
     CommandErrorCode,
     Heartbeat,
@@ -24,10 +25,12 @@ from hardware.protocol import (
     SelfTest,
     SetScan,
     Settings,
+    SetWatch,
     Snapshot,
     SnapshotPart,
     TagArrived,
     TagLeft,
+    Watching,
 )
 
 SETUP = """
@@ -86,7 +89,7 @@ report({'out': out, 'inits': [r.inits for r in readers]})
 """)
     [boot] = frames(out["out"])
     assert messages(boot) == [
-        Hello(3, 4, 4, "fw 9", b"\x01\x02", ()),  # no schedule: every field stays on
+        Hello(PROTOCOL_VERSION, 4, 4, "fw 9", b"\x01\x02", ()),  # no schedule: every field stays on
         SelfTest(
             (
                 ReaderCheck(ReaderStatus.OK, 0x92),
@@ -323,7 +326,7 @@ report({{'out': out, 'off': off_after_boot, 'boot': boot_switches,
         ("request", 0), ("request", 2), ("collect", 0), ("collect", 2),
         ("request", 1), ("request", 3), ("collect", 1), ("collect", 3)]
     assert "every reader 0..3 exactly once" in out["error"]
-    assert hello[0] == Hello(3, 4, 3, "fw", b"", ((0, 2), (1, 3)))
+    assert hello[0] == Hello(PROTOCOL_VERSION, 4, 3, "fw", b"", ((0, 2), (1, 3)))
 
 
 def test_snapshot_parts_count_the_changes_and_answer_only_what_was_asked(
@@ -363,3 +366,56 @@ report({{'out': out}})
     [answers] = frames(out["out"])
     empty = SnapshotPart(0, 0, 2, ReaderState(ReaderStatus.OK, ()))
     assert [packet.message for packet in answers] == [empty, Pong(5), empty]
+
+
+def test_a_watch_reads_the_watched_readers_every_scan_and_the_others_in_turn(
+    micropython: Callable[[str], Any],
+) -> None:
+    """Readers 0-2 hold stacks, 3 is empty; reader 1 is watched, the stride 3."""
+    watch = codec.encode(SetWatch(3, (1,)), 0)
+    out = micropython(SETUP.format(n=4) + f"""
+for r in readers[:3]:
+    r.uids = [{UID_A!r}, {UID_B!r}]
+hub = Hub(readers, port, clock, 'fw', miss_limit=1)
+hub.boot()
+hub.scan_cycle(); hub.scan_cycle(); port.take()  # the stacks found, and read once more
+before = [r.reads for r in readers]
+port.inbox.extend({watch!r}); hub.poll(); mark()
+for _ in range(6):
+    hub.scan_cycle()
+reads = [r.reads - b for r, b in zip(readers, before)]
+readers[0].uids = []  # a stack nobody watches taken away: seen within the stride
+missed = readers[0].reads
+scans = 0
+while readers[0].reads == missed:
+    hub.scan_cycle()
+    scans += 1
+mark()
+before = readers[0].reads
+for _ in range(3):  # its tags just changed: read every scan for a stride of scans
+    hub.scan_cycle()
+lively = readers[0].reads - before
+port.inbox.extend({codec.encode(SetWatch(0, (1,)), 1)!r}); hub.poll(); mark()
+stride = hub.stride
+port.inbox.extend({codec.encode(SetWatch(1, ()), 2)!r}); hub.poll(); mark()
+before = [r.reads for r in readers]
+hub.scan_cycle()
+every = [r.reads - b for r, b in zip(readers, before)]
+port.inbox.extend({watch!r}); hub.poll()
+hub.send_hello(); port.take()  # a new host session
+before = [r.reads for r in readers]
+hub.scan_cycle()
+report({{'out': out, 'reads': reads, 'stride': stride, 'all': every, 'lively': lively,
+        'scans': scans,
+        'after_hello': [r.reads - b for r, b in zip(readers, before)]}})
+""")
+    answer, lifted, refused, every = (messages(c) for c in frames(out["out"]))
+    assert answer == [Watching(3, (1,))]
+    assert out["reads"] == [2, 6, 2, 2]  # the others one scan in three, taking turns
+    assert lifted == [TagLeft(0, UID_A), TagLeft(0, UID_B)]
+    assert out["scans"] <= 3 and out["lively"] == 3  # then read in each of the next three
+    assert refused == [CommandError(0x85, CommandErrorCode.BAD_VALUE)]
+    assert out["stride"] == 3  # a refused watch changes nothing
+    assert every == [Watching(1, ())]
+    assert out["all"] == [1, 1, 1, 1]
+    assert out["after_hello"] == [1, 1, 1, 1]  # the host that said hello assumes no watch

@@ -49,6 +49,11 @@ def build(t, f):
         return p.PONG, p.u32_body(f['token'])
     if t == 'Settings':
         return p.SETTINGS, p.settings_body(f['miss_limit'], f['scan_pause_ms'])
+    if t == 'Watching':
+        bitmap = bytearray((max(f['readers']) // 8 + 1) if f['readers'] else 0)
+        for r in f['readers']:
+            bitmap[r // 8] |= 1 << (r % 8)
+        return p.WATCHING, bytes([f['stride']]) + bytes(bitmap)
     if t == 'CommandError':
         return p.COMMAND_ERROR, p.command_error_body(f['command'], f['code'])
     raise ValueError(t)
@@ -142,3 +147,9 @@ def test_firmware_answers_a_request_for_some_parts_with_those_only(result: dict[
     answers = result["decoded"]["request_snapshot_parts:answers"]
     assert [kind for kind, _ in answers] == [MessageType.SNAPSHOT_PART] * 2
     assert [bytes.fromhex(body)[2] for _, body in answers] == [1, 3]  # changes u16, reader
+
+
+@pytest.mark.parametrize("name", ["set_watch", "set_watch_every_reader"])
+def test_firmware_confirms_a_watch_with_the_same_body(result: dict[str, Any], name: str) -> None:
+    [[_, _, body]] = result["decoded"][name]
+    assert result["decoded"][name + ":answers"] == [[MessageType.WATCHING, body]]

@@ -15,6 +15,7 @@ from cobs import cobs
 from hardware import codec
 from hardware.link import Backoff, HubLink, HubNotConnected, LinkDown, LinkUp
 from hardware.protocol import (
+    PROTOCOL_VERSION,
     Heartbeat,
     Hello,
     Ping,
@@ -64,7 +65,7 @@ def run_with_link(url: str, body: Callable[[HubLink], Awaitable[None]], **kwargs
 def test_handshake_then_snapshot_then_events(fake_hub) -> None:
     async def body(link: HubLink) -> None:
         up = await next_of(link, LinkUp)
-        assert up.hello == Hello(3, 3, 3, "fake-hub 0.1")
+        assert up.hello == Hello(PROTOCOL_VERSION, 3, 3, "fake-hub 0.1")
         snapshot = await next_of(link, Snapshot)
         assert [r.status for r in snapshot.readers] == [ReaderStatus.OK] * 3
         fake_hub.send(TagArrived(1, UID))
@@ -260,7 +261,7 @@ def test_loop_url_opens_and_reads_what_is_written() -> None:
     async def body(link: HubLink) -> None:
         await until(lambda: bool(ports))
         await until(lambda: link.health().unexpected >= 1)  # our own RequestHello came back
-        ports[0].write(codec.encode(Hello(3, 64, 3, "loop"), 0))
+        ports[0].write(codec.encode(Hello(PROTOCOL_VERSION, 64, 3, "loop"), 0))
         assert (await next_of(link, LinkUp)).hello.reader_count == 64
 
     run_with_link("loop://", body, serial_factory=factory)

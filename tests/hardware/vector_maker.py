@@ -33,9 +33,11 @@ from hardware.protocol import (
     SelfTest,
     SetScan,
     Settings,
+    SetWatch,
     SnapshotPart,
     TagArrived,
     TagLeft,
+    Watching,
 )
 
 VECTORS = Path(__file__).resolve().parents[2] / "hardware" / "protocol_vectors.json"
@@ -71,6 +73,8 @@ FRAMES: list[tuple[str, int, Message]] = [
                                                              bytes.fromhex("04a1b2c7"))))),
     ("pong", 10, Pong(0xDEADBEEF)),
     ("settings", 11, Settings(4, 20)),
+    ("watching", 11, Watching(8, (0, 3, 9))),
+    ("watching_every_reader", 11, Watching(1, ())),
     ("command_error", 12, CommandError(0x99, CommandErrorCode.UNKNOWN_COMMAND)),
     ("sequence_wraps", 0xFFFF, TagLeft(0, bytes.fromhex("04a1b2c3"))),
     ("request_hello", 0, RequestHello()),
@@ -79,6 +83,8 @@ FRAMES: list[tuple[str, int, Message]] = [
     ("request_snapshot_part_of_reader_9", 1, RequestSnapshot((9,))),
     ("ping", 2, Ping(0x01020304)),
     ("set_scan", 3, SetScan(5, 0)),
+    ("set_watch", 4, SetWatch(8, (0, 3, 9))),
+    ("set_watch_every_reader", 4, SetWatch(1, ())),
 ]
 
 
@@ -205,7 +211,7 @@ def build() -> dict[str, Any]:
     }
 
 
-_HOST = {"RequestHello", "RequestSnapshot", "Ping", "SetScan"}
+_HOST = {"RequestHello", "RequestSnapshot", "Ping", "SetScan", "SetWatch"}
 
 if __name__ == "__main__":
     VECTORS.write_text(json.dumps(build(), indent=2) + "\n")

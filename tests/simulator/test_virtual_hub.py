@@ -14,6 +14,7 @@ import pytest
 from hardware import codec
 from hardware.link import LinkDown, LinkUp
 from hardware.protocol import (
+    PROTOCOL_VERSION,
     Heartbeat,
     Hello,
     Ping,
@@ -75,7 +76,7 @@ def test_frames_on_the_pty_decode_with_the_host_codec() -> None:
         try:
             decoder = codec.StreamDecoder()
             hello, self_test = read_frames(fd, decoder, 2)
-            assert hello.message == Hello(3, 3, 1, "fw-test", hub.hub_id, ())
+            assert hello.message == Hello(PROTOCOL_VERSION, 3, 1, "fw-test", hub.hub_id, ())
             assert (hello.seq, self_test.seq) == (0, 1)
             assert [c.status for c in self_test.message.readers] == [
                 ReaderStatus.OK, ReaderStatus.OK, ReaderStatus.NO_RESPONSE]
