@@ -23,9 +23,12 @@ MODEL_MARGIN = 2.0
 """After the hello and until two heartbeats have measured the hub, its scan is assumed to take
 this many times what ``hardware.scan_timing`` models for its schedule and the tags on it."""
 
-WATCH_STRIDE = 8
-"""A hub told which readers to watch reads its other readers one scan in this many: what
-changes there (a mistake) is seen within a second or so."""
+WATCH_STRIDE = 4
+"""A hub told which readers to watch reads its other stacks one scan in this many (an empty
+reader every scan all the same). A judgement after the settle time waits until every reader
+has been read: with 4 that round takes about the profiles' settle time (4 x 100 ms for The
+Hanging Gardens late in a game); with 8 it took up to a second, and the bench's slides
+waited for it (their p95 960 ms against 440)."""
 LIFT_MARGIN = 0.25
 """Scans added to the miss limit's in ``Hub.lift_latency``."""
 
@@ -100,6 +103,13 @@ class Hub:
                 self.wanted is not None and set(self.wanted) <= set(watching.readers)):
             return self.period
         return watching.stride * self.period
+
+    @property
+    def round(self) -> float:
+        """Seconds within which it reads every reader at least once: its stride of scans while
+        it may be watching (asked or confirmed), else one."""
+        watching = self.watching.stride if self.watching is not None else 1
+        return max(self.watch.stride, watching) * self.period
 
     @property
     def lift_latency(self) -> float:

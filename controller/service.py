@@ -294,6 +294,7 @@ class TableService:
             if isinstance(event, Watching):
                 hub.watching = event
                 self._hub_timing()
+                self.tracker.sped_up(now)  # what came before was read at the old pace
                 self._retimed.set()
                 continue
             self._changed.set()
@@ -385,7 +386,9 @@ class TableService:
             self.tracker.lift_latency = max(hub.lift_latency for hub in self.hubs)
             self.tracker.tie_seconds = max(hub.rescan for hub in self.hubs)
             self.tracker.quick_seconds = self.tracker.tie_seconds
-            self.tracker.flicker_seconds = FLICKER_SCANS * self.tracker.tie_seconds
+            self.tracker.round_seconds = max(hub.round for hub in self.hubs)
+            # a reader that missed a tag is read every scan for a while: a scan and a half
+            self.tracker.flicker_seconds = FLICKER_SCANS * max(hub.period for hub in self.hubs)
 
     @property
     def judging(self) -> bool:
@@ -502,8 +505,11 @@ class TableService:
             self.relight()
             self.publish()
             return
-        self._searched = True  # judged again: a step found at once, a board left unexplained
-        self._changed.set()  # once it has settled (the search may begin a scan after a change)
+        if self.judge_at(self.clock()) is None:  # settled, or one legal step now
+            self.judge()
+        else:  # a board left unexplained is judged once it has settled (the loop's wait)
+            self._searched = True
+            self._changed.set()
 
     async def _while_asked(self, puzzle: Puzzle, deadline: float) -> None:
         """Wait until ``deadline`` while the table still asks ``puzzle`` (a hand finishing

@@ -48,6 +48,9 @@ class Tracker:
     """One scan of the slowest hub: a board that stays unchanged this long after a change
     and shows exactly one legal step may be judged before the settle time (the service
     decides: ``quick_at``)."""
+    round_seconds: float = 0.0
+    """Within this every reader is read at least once (a hub that watches some readers reads
+    the others one scan in its stride)."""
     tie_seconds: float = 0.0
     """Tags that arrived on one site closer together than this (one scan: the hub found them
     in the same inventory) came in no known order."""
@@ -65,6 +68,7 @@ class Tracker:
     """Tags reported gone: their place in the stack and when."""
     _last_change: float = float("-inf")
     _last_arrival: float = float("-inf")
+    _sped_up: float = float("-inf")
     _came: dict[str, tuple[str, float]] = field(default_factory=dict)
     """Per tag, the site it last came to and when: laid there by a hand (not a flicker's
     return, not a hub's snapshot)."""
@@ -230,20 +234,20 @@ class Tracker:
     def settled(self, now: float) -> bool:
         return now >= self.settles_at()
 
-    @property
-    def last_change(self) -> float:
-        """When the board last changed (an arrival, a departure, a snapshot)."""
-        return self._last_change
+    def sped_up(self, now: float) -> None:
+        """The hubs read faster from ``now`` (one confirmed a watch): what changed before was
+        read at the old pace, so a scan and a lift are waited for from now on."""
+        self._sped_up = now
 
     def still_at(self) -> float:
-        """A scan after the last change: every reader has been read since (nothing else is
-        moving that the table could have seen)."""
-        return self._last_change + self.quick_seconds
+        """A scan after the last change: every reader the next step could change has been
+        read since (nothing else is moving that the table could have seen)."""
+        return max(self._last_change, self._sped_up) + self.quick_seconds
 
     def quick_at(self) -> float:
         """When the board may be judged early, if it shows exactly one legal step: a scan
         after the last change, and no lift still unreported."""
-        return max(self.still_at(), self._last_arrival + self.lift_latency)
+        return max(self.still_at(), max(self._last_arrival, self._sped_up) + self.lift_latency)
 
     def lifts_could_show(self, boards: Iterable[Mapping[str, str]]) -> bool:
         """Could lifts alone, made but not reported yet, turn the observed board into one of
@@ -268,5 +272,7 @@ class Tracker:
                    for board in boards)
 
     def settles_at(self) -> float:
-        return max(self._last_change + self.settle_seconds,
+        """Still for the settle time, no lift unreported, and every reader read since the
+        last change (so nothing is judged from a reader the hubs have not read since)."""
+        return max(self._last_change + max(self.settle_seconds, self.round_seconds),
                    self._last_arrival + self.lift_latency)

@@ -27,11 +27,11 @@ the REQA nobody answers (0.5 ms per reader) waits while the hub works on the oth
 reader is reported and retried, never allowed to stop the scan of the others.
 
 The host may name the readers to *watch* (SET_WATCH: those a legal step could change next):
-then a watched reader is read every scan and the others only one scan in ``stride`` (taking
-turns). Checking a deep stack's tags is what makes a scan long, and what changes where no
-legal step can is a mistake, which may be seen a little later. A reader whose tags changed is
-read every scan for a stride of scans all the same, so that a piece a hand drags over it is
-seen leaving as soon as it leaves.
+then a watched reader and every empty one are read every scan, the other stacks only one scan
+in ``stride`` (taking turns). Checking a deep stack's tags is what makes a scan long, and what
+changes there, where no legal step can, is a mistake, which may be seen a little later. A
+reader whose tags changed is read every scan for a stride of scans all the same, so that a
+piece a hand drags over it is seen leaving as soon as it leaves.
 """
 
 import protocol as p
@@ -299,9 +299,10 @@ class Hub:
 
     def _due(self, index: int) -> bool:
         """Is this reader read in this scan? Every one without a watch; with one, a watched
-        reader, one whose tags just changed, and the others one scan in ``stride``, taking
-        turns."""
-        due = (self.stride == 1 or self.watched[index] or self.slots[index].lively > 0
+        reader, an empty one (it costs one REQA), one whose tags just changed, and the other
+        stacks one scan in ``stride``, taking turns."""
+        slot = self.slots[index]
+        due = (self.stride == 1 or self.watched[index] or not slot.uids or slot.lively > 0
                or (self.scan_cycles + index) % self.stride == 0)
         self.read_last[index] = 1 if due else 0
         return due
@@ -367,7 +368,7 @@ class Hub:
             self.send(p.COMMAND_ERROR, p.command_error_body(p.SET_WATCH, p.BAD_VALUE))
             return
         watched = bytearray(len(self.slots))
-        for index in p.watched_readers(body[1:], len(self.slots)):
+        for index in p.wanted_readers(body[1:], len(self.slots)) if len(body) > 1 else ():
             watched[index] = 1
         self.stride, self.watched = body[0], watched
         self.send(p.WATCHING, bytes(body))

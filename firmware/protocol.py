@@ -212,11 +212,6 @@ def wanted_readers(bitmap: bytes, count: int) -> list:
     return [r for r in range(min(count, len(bitmap) * 8)) if bitmap[r // 8] >> (r % 8) & 1]
 
 
-def watched_readers(bitmap: bytes, count: int) -> list:
-    """The readers a SET_WATCH bitmap names (bit r % 8 of byte r // 8); none: none."""
-    return [r for r in range(min(count, len(bitmap) * 8)) if bitmap[r // 8] >> (r % 8) & 1]
-
-
 def u32_body(token: int) -> bytes:
     return struct.pack("<I", token & 0xFFFFFFFF)
 

@@ -336,11 +336,6 @@ class HubLink:
     async def set_scan(self, miss_limit: int, scan_pause_ms: int) -> None:
         await self.send(SetScan(miss_limit, scan_pause_ms))
 
-    async def set_watch(self, stride: int, readers: tuple[int, ...]) -> None:
-        """Have the hub read ``readers`` every scan and its other stacks one scan in
-        ``stride``; it answers `Watching`."""
-        await self.send(SetWatch(stride, readers))
-
     async def run(self) -> None:
         """Keep the link up until cancelled. Never raises for port or data trouble."""
         attempt = 0

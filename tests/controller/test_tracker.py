@@ -165,3 +165,18 @@ def test_what_lifts_not_yet_reported_could_still_make_of_the_board() -> None:
         towers.tag_arrived(0, uid, 1.0)
     assert towers.lifts_could_show([{"circle:1": "stone:yellow / stone:red"}])  # blue pulled
     assert not towers.lifts_could_show([{"circle:1": "stone:red / stone:yellow"}])
+
+
+def test_a_faster_pace_counts_from_when_it_began_and_settling_waits_for_a_whole_round() -> None:
+    """A watch confirmed at 10.5 s: what changed before was read at the old pace, so the scan
+    of stillness and the wait for a lift count from then. A settled board has also waited
+    until every reader was read since the change (a round of the hubs' stride)."""
+    t = tracker()
+    t.quick_seconds, t.lift_latency, t.round_seconds = 0.1, 0.125, 0.6
+    t.tag_arrived(0, "a1", 10.0)
+    assert (t.still_at(), t.quick_at()) == (pytest.approx(10.1), pytest.approx(10.125))
+    assert t.settles_at() == pytest.approx(10.6)  # the round, longer than the settle time
+    t.sped_up(10.5)
+    assert (t.still_at(), t.quick_at()) == (pytest.approx(10.6), pytest.approx(10.625))
+    t.round_seconds = 0.2
+    assert t.settles_at() == pytest.approx(10.4)  # the settle time, longer than the round

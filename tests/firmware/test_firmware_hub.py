@@ -368,7 +368,7 @@ report({{'out': out}})
     assert [packet.message for packet in answers] == [empty, Pong(5), empty]
 
 
-def test_a_watch_reads_the_watched_readers_every_scan_and_the_others_in_turn(
+def test_a_watch_reads_the_watched_and_empty_readers_every_scan_and_other_stacks_in_turn(
     micropython: Callable[[str], Any],
 ) -> None:
     """Readers 0-2 hold stacks, 3 is empty; reader 1 is watched, the stride 3."""
@@ -411,7 +411,7 @@ report({{'out': out, 'reads': reads, 'stride': stride, 'all': every, 'lively': l
 """)
     answer, lifted, refused, every = (messages(c) for c in frames(out["out"]))
     assert answer == [Watching(3, (1,))]
-    assert out["reads"] == [2, 6, 2, 2]  # the others one scan in three, taking turns
+    assert out["reads"] == [2, 6, 2, 6]  # the other stacks one scan in three, in turn
     assert lifted == [TagLeft(0, UID_A), TagLeft(0, UID_B)]
     assert out["scans"] <= 3 and out["lively"] == 3  # then read in each of the next three
     assert refused == [CommandError(0x85, CommandErrorCode.BAD_VALUE)]
