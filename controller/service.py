@@ -51,6 +51,11 @@ from .tracker import Tracker
 from .unresolved import Puzzle, explain
 
 log = logging.getLogger(__name__)
+UNDER_WAY_PAUSE = 1.0
+"""Seconds a board read as a step under way must have stayed as it is (from its last change,
+and at least the settle time) before the table searches for a dealing under which it is a
+whole step (two payment cards laid one after the other must not be taken for a one-card
+payment some other hand could make)."""
 ANIMATION_HZ = 20
 FLICKER_SCANS = 1.5
 """A tag missed and read again within this many scans was missed, not lifted and put back."""
@@ -142,8 +147,6 @@ class TableService:
         self._hot: tuple[Successors, frozenset[str]] | None = None
         """The sites the legal steps of a position change (made once per position)."""
         self._watch_tasks: set[asyncio.Task[None]] = set()
-        self._searched = False
-        """A search ended and the board it was for has not been judged since."""
         self._judged = asyncio.Event()
         """Set whenever the board was judged (a search waiting for a still board looks)."""
         self._retimed = asyncio.Event()
@@ -395,7 +398,7 @@ class TableService:
         """A change came in that the table has not judged yet (or a search for a dealing of
         the unseen draws has still to say what the board is)."""
         return self._changed.is_set() or self.table.puzzle is not None or (
-            self._considering is not None) or self._searched
+            self._considering is not None)
 
     async def _judge_when_settled(self) -> None:
         """Judge once the board has settled; or early, a scan after the last change, when it
@@ -457,7 +460,6 @@ class TableService:
         self._order_piles()
         self.table.observe(self.tracker.board)
         self._judged.set()
-        self._searched = False
         if self.table.started and self.table.game.is_terminal(self.table.state) and (
             self.table.score_known and (len(self.table.actions), True) != before
         ):  # the game ended, or its last secrets were shown: sweep the final score
@@ -484,7 +486,9 @@ class TableService:
 
     async def _solve(self, puzzle: Puzzle) -> None:
         if puzzle.under_way:  # a hand may be mid-step: only a board left still is searched
-            await self._while_asked(puzzle, self.tracker.settles_at())
+            tracker = self.tracker
+            await self._while_asked(puzzle, max(tracker.settles_at(),
+                                                tracker.last_change + UNDER_WAY_PAUSE))
             if self.table.puzzle is None or self.table.puzzle.key != puzzle.key:
                 self._considering = None
                 self.judge()
@@ -505,11 +509,7 @@ class TableService:
             self.relight()
             self.publish()
             return
-        if self.judge_at(self.clock()) is None:  # settled, or one legal step now
-            self.judge()
-        else:  # a board left unexplained is judged once it has settled (the loop's wait)
-            self._searched = True
-            self._changed.set()
+        self.judge()  # with the answer, or a newer board asks again
 
     async def _while_asked(self, puzzle: Puzzle, deadline: float) -> None:
         """Wait until ``deadline`` while the table still asks ``puzzle`` (a hand finishing

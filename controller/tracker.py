@@ -234,6 +234,11 @@ class Tracker:
     def settled(self, now: float) -> bool:
         return now >= self.settles_at()
 
+    @property
+    def last_change(self) -> float:
+        """When the board last changed (an arrival, a departure, a snapshot)."""
+        return self._last_change
+
     def sped_up(self, now: float) -> None:
         """The hubs read faster from ``now`` (one confirmed a watch): what changed before was
         read at the old pace, so a scan and a lift are waited for from now on."""
