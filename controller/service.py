@@ -144,6 +144,9 @@ class TableService:
         self.adaptive = True
         """Judge a board showing exactly one legal step a scan after it changed, before the
         settle time (off: always the full settle time)."""
+        self.watch_hubs = True
+        """Tell the hubs what to watch (off: the simulator's ideal table, whose scans are
+        short anyway: every reader every scan, as before protocol 4)."""
         self._hot: tuple[Successors, frozenset[str]] | None = None
         """The sites the legal steps of a position change (made once per position)."""
         self._watch_tasks: set[asyncio.Task[None]] = set()
@@ -722,7 +725,7 @@ class TableService:
         a mistake is to be put right) and the game's pads; None: any may (no game, or no
         step changes the board: every reader is read every scan)."""
         table = self.table
-        if not table.started or table.game.is_terminal(table.state):
+        if not self.watch_hubs or not table.started or table.game.is_terminal(table.state):
             return None
         successors = table.all_successors
         if self._hot is None or self._hot[0] is not successors:

@@ -140,6 +140,7 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
                                       pin_factory=table.buttons.factory, rng=rng)
     for uid, piece in table.tag_map().items():
         registry.enroll(uid, piece, replace=True)
+    service.watch_hubs = table_options.get("scan_ms", "realistic") == "realistic"
     return table, service
 
 
