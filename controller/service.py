@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +44,7 @@ from .health import HardwareHealth
 from .hubs import MODEL_MARGIN, Hub
 from .journal import JournalError
 from .language import catalogue
-from .referee import NotRecorded, Successors
+from .referee import NotRecorded, Successors, changed_sites
 from .seats import SeatRecord
 from .table import Table
 from .tracker import Tracker
@@ -730,12 +730,12 @@ class TableService:
         successors = table.all_successors
         if self._hot is None or self._hot[0] is not successors:
             changed = {site for successor in successors.changing
-                       for site in _differ(successors.board, successor.board)}
+                       for site in changed_sites(successors.board, successor.board)}
             self._hot = (successors, frozenset(changed))
         if not self._hot[1]:
             return None
         pads = (table.game.choice_site, table.game.reveal_site)
-        return self._hot[1] | _differ(successors.board, self.tracker.board) | {
+        return self._hot[1] | changed_sites(successors.board, self.tracker.board) | {
             site for site in pads if site is not None}
 
     def _send_watch(self, hub: Hub) -> None:
@@ -909,8 +909,3 @@ class TableService:
                 event.set()
                 await asyncio.sleep(0)  # the table's path may run between two groups
             await asyncio.sleep(1 / STREAM_HZ)
-
-
-def _differ(board: Mapping[str, str], other: Mapping[str, str]) -> set[str]:
-    """The sites where two boards differ."""
-    return {site for site in board.keys() | other.keys() if board.get(site) != other.get(site)}

@@ -404,18 +404,7 @@ class VirtualTable:
             # board() shows it there from now: the hand is on its way
             self._on_site.setdefault(end, []).append(item)
             self.field.remove(start, uid)
-        try:
-            for site in self.path(start, end):
-                self.field.add(site, uid)
-                try:
-                    await asyncio.to_thread(self.hub_of(site).wait_scans, scans_per_site)
-                except TimeoutError:
-                    pass  # an unplugged hub scans nothing; the hand moves on all the same
-                finally:
-                    self.field.remove(site, uid)
-        finally:  # even if cancelled half way, the piece ends where the hand was going
-            self.field.add(end, uid)
-            self._changed()
+        await self._carry(uid, self.path(start, end), end, scans_per_site)
         return _name(item)
 
     async def drag(self, piece: str, site: str, over: Sequence[str],
@@ -430,17 +419,23 @@ class VirtualTable:
             tag = self._free_tag(piece)
             # board() shows it there from now: the hand is on its way
             self._on_site.setdefault(site, []).append(tag)
+        await self._carry(tag.uid, over, site, scans_per_site)
+
+    async def _carry(self, uid: bytes, over: Sequence[str], end: str,
+                     scans_per_site: int) -> None:
+        """A hand carries the tag over the sites `over`, each reader having it in its field
+        for `scans_per_site` scans of its hub, and lays it on `end`."""
         try:
-            for passed in over:
-                self.field.add(passed, tag.uid)
+            for site in over:
+                self.field.add(site, uid)
                 try:
-                    await asyncio.to_thread(self.hub_of(passed).wait_scans, scans_per_site)
+                    await asyncio.to_thread(self.hub_of(site).wait_scans, scans_per_site)
                 except TimeoutError:
                     pass  # an unplugged hub scans nothing; the hand moves on all the same
                 finally:
-                    self.field.remove(passed, tag.uid)
+                    self.field.remove(site, uid)
         finally:  # even if cancelled half way, the piece ends where the hand was going
-            self.field.add(site, tag.uid)
+            self.field.add(end, uid)
             self._changed()
 
     async def press(self, role: str) -> None:
