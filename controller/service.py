@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +48,7 @@ from .referee import NotRecorded, Successors, changed_sites
 from .seats import SeatRecord
 from .table import Table
 from .tracker import Tracker
-from .unresolved import Puzzle, explain
+from .unresolved import Look, Puzzle, explain
 
 log = logging.getLogger(__name__)
 UNDER_WAY_PAUSE = 1.0
@@ -141,6 +141,11 @@ class TableService:
         table.search_inline = False  # long searches run off the loop (_consider)
         self._considering: Puzzle | None = None
         self._search_task: asyncio.Task[None] | None = None
+        self._looking: Look | None = None
+        """The early look running off the loop (``_look_early``): one at a time, and only
+        while the board stays as it was (a look runs its whole budget on a board no dealing
+        explains, a piece dragged over a wrong site, and would hold the CPU meanwhile)."""
+        self._look_task: asyncio.Task[None] | None = None
         self.adaptive = True
         """Judge a board showing exactly one legal step a scan after it changed, before the
         settle time (off: always the full settle time)."""
@@ -153,7 +158,8 @@ class TableService:
         self._judged = asyncio.Event()
         """Set whenever the board was judged (a search waiting for a still board looks)."""
         self._retimed = asyncio.Event()
-        """Set when the hubs' timing changed: the wait for a quick judgement is shorter."""
+        """Set when the hubs' timing changed (the wait for a quick judgement is shorter) or an
+        early look answered: the judging loop looks again."""
         self._hub_timing()
         self.buttons: asyncio.Queue[ButtonEvent] = asyncio.Queue()
         self.roles: dict[str, str] = {}
@@ -212,9 +218,10 @@ class TableService:
         try:
             await asyncio.gather(*tasks)
         finally:
-            thinking = self._think_task  # a search already running ends in its own thread
-            if thinking is not None and thinking.get_loop() is asyncio.get_running_loop():
-                tasks.append(thinking)
+            self._looking = None  # an early look still running stops at its next apply
+            for running in (self._think_task, self._look_task):  # ends in its own thread
+                if running is not None and running.get_loop() is asyncio.get_running_loop():
+                    tasks.append(running)
             for task in tasks:
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -303,6 +310,7 @@ class TableService:
                 self.tracker.sped_up(now)  # what came before was read at the old pace
                 self._retimed.set()
                 continue
+            self._looking = None  # the board changed: an early look at the old one stops
             self._changed.set()
             self.publish()
 
@@ -372,7 +380,8 @@ class TableService:
         """Seconds a scan of this hub should take (with a margin), from the scan model."""
         stacks = self.tracker.stacks
         readers = hub.settings.readers
-        tags = {local: (7,) * len(stacks.get(self.profile.readers.get(reader, ""), ()))
+        size = self.profile.radio.uid_bytes
+        tags = {local: (size,) * len(stacks.get(self.profile.readers.get(reader, ""), ()))
                 for local, reader in enumerate(readers)}
         if hello.schedule:
             ms = scheduled_scan(hello.schedule, tags, self.profile.radio).scan_ms
@@ -411,7 +420,7 @@ class TableService:
             self._changed.clear()
             while (wake := self.judge_at(now := self.clock())) is not None:
                 self._retimed.clear()
-                with contextlib.suppress(TimeoutError):  # a hub confirmed a watch: look again
+                with contextlib.suppress(TimeoutError):  # a watch confirmed, a look answered
                     await asyncio.wait_for(self._retimed.wait(), max(0.0, wake - now))
                 self._changed.clear()  # what came meanwhile is in the tracker's times
             self.judge()
@@ -439,8 +448,44 @@ class TableService:
         self._place_shared(now)
         self._order_piles()
         board = self.table.board_to_judge(self.tracker.board)
-        return len(self.table.successors.matching(board)) == 1 or (
-            self.table.a_step_if_dealt_otherwise(board))
+        if len(self.table.successors.matching(board)) == 1:
+            return True
+        self._look_early(board)
+        return self.table.a_step_if_dealt_otherwise(board)
+
+    def _look_early(self, board: Mapping[str, str]) -> None:
+        """Look off the loop for another dealing of the unseen draws under which the still
+        board is one legal step (a card the working guess gave another hand), once per board;
+        when the answer comes the board is looked at again (``_retimed``). Judged outside the
+        service loop (tests, tools), look here."""
+        look = self.table.early_look(board)
+        running = self._looking
+        if look is None or (running is not None and running.key == look.key and (
+                running.state is look.state)):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.table.looked(look, look.find())
+            return
+        self._looking = look  # one running for another board stops
+        self._look_task = loop.create_task(self._look(look), name="early look")
+
+    async def _look(self, look: Look) -> None:
+        table = self.table
+
+        def stop() -> bool:  # asked from the look's thread: a newer board, or a move taken
+            return self._looking is not look or table.state is not look.state
+
+        try:
+            found = await asyncio.to_thread(look.find, stop)
+        except Exception:  # a look failing must not stop the table: it judges when settled
+            log.exception("the early look for another dealing failed")
+            found = None
+        if self._looking is look:
+            self._looking = None
+            table.looked(look, found)
+            self._retimed.set()
 
     def _a_lift_could_change_it(self) -> bool:
         """Could a lift made but not yet reported turn the observed board into another legal

@@ -48,6 +48,7 @@ from .seats import MAX_WRONG_CODES, SeatClaims, SeatRecord
 from .unresolved import (
     SEARCH_BUDGET,
     UNRESOLVED,
+    Look,
     Puzzle,
     Resolution,
     Reveal,
@@ -63,9 +64,6 @@ from .unresolved import (
 
 MAX_TAKE_BACK = 12
 """How many positions back a restored table is recognised as a take-back request."""
-QUICK_SEARCH_BUDGET = 2_000
-"""Engine applies for the early look at a board the working guess cannot explain
-(``Table.a_step_if_dealt_otherwise``): a card set aside in the guess costs about a hundred."""
 Dealer = Literal["players", "digital"]
 DEALERS: tuple[Dealer, ...] = ("players", "digital")
 """``players``: they shuffle and draw from the box, the table writes ``?`` for what it cannot
@@ -127,9 +125,9 @@ class Table:
         self._on_pad: tuple[str, ...] | None = None
         self._shown_choice: str | None = None
         """The piece that made the last choice on ``Game.choice_site``, until it comes off."""
-        self._quick_look: tuple[Any, Any, bool] | None = None
-        """The last ``a_step_if_dealt_otherwise``: (the state, the reveals and board, its
-        answer)."""
+        self._looked: tuple[Any, Any, Resolution | None] | None = None
+        """The last early look's answer (``looked``): the state and the reveals and board it
+        was asked for, and the dealing it found."""
         self._owners: list[frozenset[int]] = []
         self._pending: tuple[Any, list[tuple[int, int]]] | None = None
 
@@ -289,6 +287,10 @@ class Table:
             board = self._choice_shown(board)
             decision = self._judge(board)
             puzzle = self._puzzle(board, decision)
+            if puzzle is not None and not puzzle.under_way and (
+                    early := self._early_answer(board)) is not None:
+                self.solve(puzzle, early, ())  # the early look found it: no search again
+                decision, puzzle = self._judge(board), None
             if puzzle is not None and self.search_inline:
                 if self.solve(puzzle, *explain(puzzle)):
                     decision = self._judge(board)  # an unseen draw dealt otherwise explains it
@@ -375,33 +377,39 @@ class Table:
                         self._draws_seen_by(self.game.actor(self.state)), self._seed())
         return None if puzzle.key in self._unexplained else puzzle
 
-    def a_step_if_dealt_otherwise(self, board: Mapping[str, str]) -> bool:
-        """Would another dealing of the player on turn's unseen draws (two changed at most,
-        found within a small budget) make ``board`` exactly one legal step? The service then
-        judges a card the working guess had set aside as soon as any other step, not after the
-        whole settle time; nothing is adopted here (the judgement searches again)."""
-        if not self.started or UNRESOLVED not in self.history.known:
-            return False
+    def early_look(self, board: Mapping[str, str]) -> Look | None:
+        """What an early look at ``board`` needs (``Look``), if one may help and none was
+        taken for it yet: the game has unseen draws, some of them the player on turn's."""
+        if not self.started or UNRESOLVED not in self.history.known or (
+                self.game.is_terminal(self.state)):
+            return None
         key = (len(self.reveals), frozenset(board.items()))
-        look = self._quick_look
-        if look is not None and look[0] is self.state and look[1] == key:
-            return look[2]  # asked again a quarter scan later: the same board
+        if self._looked is not None and self._looked[:2] == (self.state, key):
+            return None
         actor = self.game.actor(self.state)
         mine = self._draws_seen_by(actor) if actor >= 0 else frozenset()
         if not mine:
-            return False
-        game = self.game
+            return None
+        return Look(self.game, self.state, key, tuple(self.history.known), tuple(self.reveals),
+                    self._working(), mine, self._seed())
 
-        def one_step(state: Any) -> bool:
-            return not game.is_terminal(state) and len(
-                Successors(game, state).matching(board)) == 1
+    def looked(self, look: Look, found: Resolution | None) -> None:
+        """Keep an early look's answer while the table is where it was asked."""
+        if look.state is self.state:
+            self._looked = (look.state, look.key, found)
 
-        found, _ = resolve(game, self.states[0], self.history.known, reveals=self.reveals,
-                           goal=one_step, working=self._working(),
-                           rng=random.Random(self._seed()), budget=QUICK_SEARCH_BUDGET,
-                           max_changes=2, changeable=mine)
-        self._quick_look = (self.state, key, found is not None)
-        return found is not None
+    def _early_answer(self, board: Mapping[str, str]) -> Resolution | None:
+        looked = self._looked
+        if looked is None or looked[0] is not self.state or (
+                looked[1] != (len(self.reveals), frozenset(board.items()))):
+            return None
+        return looked[2]
+
+    def a_step_if_dealt_otherwise(self, board: Mapping[str, str]) -> bool:
+        """Did an early look find another dealing of the player on turn's unseen draws under
+        which ``board`` is exactly one legal step? The service then judges a card the working
+        guess had set aside as soon as any other step, not after the whole settle time."""
+        return self._early_answer(board) is not None
 
     def _draws_seen_by(self, seat: int) -> frozenset[int]:
         """The unseen draws that went to ``seat`` (into its hand), worked out once each."""

@@ -49,6 +49,11 @@ class RadioSettings:
     max_fields_on: int = 8
     """The most fields a hub switches on at once: 8 x 100 mA = 0.8 A, which a 5 V supply
     beside the LEDs can spare (a larger class is read in parts of at most this many)."""
+    uid_bytes: int = 4
+    """How long the board's tags' UIDs are: 4 (MIFARE Classic 1K "S50" stickers, what the bill
+    of materials in docs/wiring.md lists and docs/firmware.md recommends) or 7 (NTAG21x,
+    MIFARE Ultralight). Checking a known 7-byte tag takes a second SELECT (ISO/IEC 14443-3,
+    cascade level 2): about 1.2 ms more of every scan for every tag on the board."""
     layer_mm: float = 2.0
     """How much higher each piece in a stack lies (ASSUMED: 2 mm, a cardboard tile; a tag
     sixteen layers up is still within reach over its own antenna)."""

@@ -472,8 +472,11 @@ RADIO_RANGES = {
     "pitch_mm": (5.0, 200.0), "antenna_mm": (5.0, 200.0), "reach_mm": (1.0, 200.0),
     "interference_mm": (0.0, 2000.0), "power_up_ms": (0.0, 50.0), "field_ma": (0.0, 500.0),
     "chip_ma": (0.0, 100.0), "max_fields_on": (1, 64), "layer_mm": (0.0, 50.0),
+    "uid_bytes": (4, 10),
 }
-"""What a ``[radio]`` key may hold (millimetres, milliseconds, milliamperes)."""
+"""What a ``[radio]`` key may hold (millimetres, milliseconds, milliamperes, bytes)."""
+UID_SIZES = (4, 7, 10)
+"""The UID lengths ISO/IEC 14443-3 knows: single, double and triple size."""
 
 
 def _radio(check: _Checker, data: dict[str, Any]) -> RadioSettings:
@@ -485,6 +488,9 @@ def _radio(check: _Checker, data: dict[str, Any]) -> RadioSettings:
                           integer=isinstance(low, int))
         for key, (low, high) in RADIO_RANGES.items()
     }
+    if values["uid_bytes"] not in UID_SIZES:
+        raise check.fail("[radio].uid_bytes", f"a tag's UID has 4, 7 or 10 bytes (ISO/IEC "
+                                              f"14443-3), not {values['uid_bytes']}")
     return RadioSettings(**values)
 
 

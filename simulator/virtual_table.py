@@ -94,7 +94,8 @@ class VirtualTable:
     ) -> None:
         self.profile = profile
         self.game = game
-        self.tags = tags or TagSet(game.pieces(), copies=copies_seen(game))
+        self.tags = tags or TagSet(game.pieces(), copies=copies_seen(game),
+                                   uid_bytes=profile.radio.uid_bytes)
         self.sites = profile.sites
         counts = [players] if players else range(game.min_players, game.max_players + 1)
         self._coordinates: Mapping[str, Site] = {

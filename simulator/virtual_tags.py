@@ -1,9 +1,11 @@
 """Virtual RFID tags: a fixed, reproducible UID for every copy of every piece in a game's box.
 
-The UID of copy k of piece P is 0x04 (the NXP manufacturer byte of real NTAG stickers) followed
-by six bytes of SHA-256("P#k"): the same on every run and machine, so a tag registry filled once
-for a simulated table stays valid. `TagSet.export_file` writes the registry's own sharing format
-and `TagSet.enroll` fills a `hardware.registry.TagRegistry` directly.
+The UID of copy k of piece P is made from SHA-256("P#k"): the same on every run and machine, so a
+tag registry filled once for a simulated table stays valid. A table's tags have the length its
+profile's ``[radio] uid_bytes`` names: 4 bytes (MIFARE Classic stickers, the default) are the
+digest's first four, 7 bytes 0x04 (the NXP manufacturer byte of NTAG stickers) and its first six.
+`TagSet.export_file` writes the registry's own sharing format and `TagSet.enroll` fills a
+`hardware.registry.TagRegistry` directly.
 """
 
 from __future__ import annotations
@@ -30,10 +32,17 @@ class TagSetError(ValueError):
     """A piece or UID the tag set does not know; nothing was changed."""
 
 
-def virtual_uid(piece: str, copy: int) -> bytes:
-    """The 7-byte UID of copy `copy` (0-based) of `piece`."""
+def virtual_uid(piece: str, copy: int, size: int = 7) -> bytes:
+    """The UID of copy `copy` (0-based) of `piece`, 4 or 7 bytes long."""
     digest = hashlib.sha256(f"{piece}#{copy}".encode()).digest()
-    return b"\x04" + digest[:6]
+    if size == 7:
+        return b"\x04" + digest[:6]
+    if size != 4:
+        raise TagSetError(f"a virtual tag's UID has 4 or 7 bytes, not {size}")
+    # a single-size UID never starts with 0x88 (the cascade tag) or 0x08 (a random UID,
+    # another at every power-up): ISO/IEC 14443-3, 6.5.4
+    first = digest[0] ^ 0x01 if digest[0] in (0x08, 0x88) else digest[0]
+    return bytes((first,)) + digest[1:4]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +64,10 @@ class TagSet:
         pieces: Iterable[str],
         min_copies: int = DEFAULT_COPIES,
         copies: Mapping[str, int] | None = None,
+        uid_bytes: int = 7,
     ) -> None:
-        """`copies`: how many tags some pieces need at least (see `copies_seen`)."""
+        """`copies`: how many tags some pieces need at least (see `copies_seen`); `uid_bytes`:
+        how long their UIDs are (4 or 7)."""
         if min_copies < 1:
             raise TagSetError(f"every piece needs at least one tag, not {min_copies}")
         counts = Counter(check_piece(piece) for piece in pieces)
@@ -70,10 +81,11 @@ class TagSet:
         by_uid: dict[bytes, VirtualTag] = {}
         for piece, count in counts.items():
             tags = tuple(
-                VirtualTag(piece, k, virtual_uid(piece, k)) for k in range(max(count, min_copies))
+                VirtualTag(piece, k, virtual_uid(piece, k, uid_bytes))
+                for k in range(max(count, min_copies))
             )
             for tag in tags:
-                if tag.uid in by_uid:  # 48 bits of SHA-256: never seen, but never silent
+                if tag.uid in by_uid:  # 32 or 48 bits of SHA-256: not seen, never silent
                     raise TagSetError(f"UID collision between {piece} and {by_uid[tag.uid].piece}")
                 by_uid[tag.uid] = tag
             by_piece[piece] = tags

@@ -335,6 +335,12 @@ def bench_autoplay(args: argparse.Namespace) -> BenchResult:
 SLIDES = 0.1
 """Share of the steps ending with a piece laid whose piece a hand drags over two wrong sites
 first, in ``bench hand-to-light``."""
+PAUSE_MS = 500
+"""In ``bench hand-to-light`` the bots wait a random time up to this after each judged action:
+a player's next move does not start in step with the hubs' scans. Without it the bots moved
+within 20 ms of the judgement, which comes a scan after the last change, so their next piece
+landed just after its reader was read and waited most of a scan to be seen (The Hanging
+Gardens: 0.8 of a scan at the median, where a hand at a random moment waits half)."""
 
 
 def bench_hand_to_light(args: argparse.Namespace) -> BenchResult:
@@ -349,7 +355,7 @@ def bench_hand_to_light(args: argparse.Namespace) -> BenchResult:
     from .measure import percentile
 
     results = _autoplay_games(args, args.seeds, 0.0, "hand-to-light", "--profile-settle",
-                              "--slides", str(SLIDES))
+                              "--slides", str(SLIDES), "--pause-ms", str(PAUSE_MS))
     rows, games = [], []
     for game_id, runs in results.items():
         profile = load_board(game_id)

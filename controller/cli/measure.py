@@ -235,8 +235,9 @@ def tags_at_game_end(game: Game[Any], seed: int = 0) -> dict[str, int]:
             for site, value in game.board(state).items()}
 
 
-def hub_scan_figures(game: Game[Any], profile: Any, uid_bytes: int = 7) -> dict[str, Any]:
-    """The scheduled scan of a game's profile with the tags of a finished game: readers,
+def hub_scan_figures(game: Game[Any], profile: Any) -> dict[str, Any]:
+    """The scheduled scan of a game's profile with the tags of a finished game (UIDs as long
+    as its ``[radio] uid_bytes``): readers,
     field classes, scan time, the worst time for a tag to be seen, currents. With several
     hubs: the scan of the hubs in step (each slot as long as its slowest hub), the busiest
     hub's worst seen time and the whole table's peak current."""
@@ -246,7 +247,7 @@ def hub_scan_figures(game: Game[Any], profile: Any, uid_bytes: int = 7) -> dict[
     where = {site.id: (site.x, site.y) for site in game.sites(game.max_players)}
     positions = reader_layout(profile.readers, where, profile.radio)
     tags = tags_at_game_end(game)
-    held = [{n: (uid_bytes,) * tags.get(profile.readers.get(reader, ""), 0)
+    held = [{n: (profile.radio.uid_bytes,) * tags.get(profile.readers.get(reader, ""), 0)
              for n, reader in enumerate(hub.readers)} for hub in profile.hubs]
     schedules = table_schedules(positions, [hub.readers for hub in profile.hubs], profile.radio)
     each = [scheduled_scan(classes, tags_of, profile.radio)

@@ -71,6 +71,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="with --autoplay: share of the steps ending with a piece laid "
                              "whose piece a hand drags over two wrong sites first (the table "
                              "must not judge them mid-way)")
+    parser.add_argument("--pause-ms", type=float, default=0.0,
+                        help="with --autoplay: after each action the table judged, the bots "
+                             "wait a random time up to this before the next (a hand reaching "
+                             "for a piece; without it they move in step with the hubs' scans)")
     parser.add_argument("--option", action="append", metavar="NAME=VALUE")
     parser.add_argument("--dealer", choices=DEALERS, default="players",
                         help="who deals the secrets: the players from the box (default; the "
@@ -285,9 +289,10 @@ def autoplay(args: argparse.Namespace) -> int:
     players = parse_players(args.players)
     options = parse_options(args.option)
     game.initial(players, options)
-    if args.games < 1 or not 0 <= args.mistakes <= 1 or not 0 <= args.slides <= 1:
+    if args.games < 1 or not 0 <= args.mistakes <= 1 or not 0 <= args.slides <= 1 or (
+            args.pause_ms < 0):
         raise UserError("--games must be at least 1, --mistakes and --slides shares from 0 "
-                        "to 1")
+                        "to 1, --pause-ms not negative")
     ai = parse_ai(args.ai, players)
     if ai:
         load_advisor_class()
@@ -298,7 +303,8 @@ def autoplay(args: argparse.Namespace) -> int:
             results.append(asyncio.run(autoplay_one(game.id, players, options, data,
                                                     args.seed + number, args.mistakes, ai,
                                                     scan_ms(args), settle_ms(args),
-                                                    args.dealer, args.slides)))
+                                                    args.dealer, args.slides,
+                                                    args.pause_ms / 1000)))
         progress(f"autoplay: {number + 1}/{args.games} games")
     progress_done()
     summary = {
@@ -327,7 +333,7 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                        mistakes: float, ai: dict[str, int] | None = None,
                        scan: float | str = "realistic",
                        settle: int | None = HEADLESS_SETTLE_MS, dealer: str = "players",
-                       slides: float = 0.0) -> dict:
+                       slides: float = 0.0, pause: float = 0.0) -> dict:
     from simulator.autoplay import AutoplayBot
 
     ai_moves = 0
@@ -358,7 +364,14 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
             raise TimeoutError(f"the AI did not choose a move for {players[seat]}")
 
         timing = HandToLight(table, service)
-        bot = AutoplayBot(table, players, options, settle=lambda: settled(table, service),
+        hand = random.Random(seed)  # its own: a seed plays the same game with pauses or without
+
+        async def judged_and_reached() -> None:
+            await settled(table, service)
+            if pause:
+                await asyncio.sleep(hand.uniform(0.0, pause))
+
+        bot = AutoplayBot(table, players, options, settle=judged_and_reached,
                           seed=seed, mistake_rate=mistakes, settle_every="action",
                           hidden_chance=drawn_by_the_service if digital else None,
                           decide=move_of_the_ai, show_secrets=not digital,

@@ -3,6 +3,7 @@ cards are played and secrets shown (controller/unresolved.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -86,16 +87,19 @@ def test_a_card_the_working_guess_set_aside_is_still_a_legal_play(tmp_path) -> N
             break
         people.step()
     assert surprise, "the seeded deal never made the guess lack a card"
-    # the early look the service takes a scan after the card lands: a step under another
-    # dealing, though none under the working guess
+    # the early look the service takes off its loop a scan after the card lands: a step under
+    # another dealing, though none under the working guess
     shown = people.game.board(people.game.apply(people.state, surprise[0]))
     assert not table.successors.matching(shown)
     working = list(table.history.actions)
+    look = table.early_look(shown)
+    assert look is not None and not table.a_step_if_dealt_otherwise(shown)  # not looked yet
+    table.looked(look, look.find())
     assert table.a_step_if_dealt_otherwise(shown) and table.history.actions == working
+    assert table.early_look(shown) is None  # once per board
     searches = len(table.search_costs)
-    people.step(surprise[0])
-    assert table.actions[-1] == surprise[0]
-    assert len(table.search_costs) > searches and not table.search_costs[-1].gave_up
+    people.step(surprise[0])  # judged: the look's dealing is taken, no search again
+    assert table.actions[-1] == surprise[0] and len(table.search_costs) == searches
     assert surprise[0].split()[0] in table.states[-2].hands[seat]
 
 
@@ -111,7 +115,8 @@ def test_a_card_no_hand_can_hold_is_refused_with_the_reason(tmp_path) -> None:
     while people.game.actor(people.state) != 0:
         people.step()
     before = list(table.actions)
-    assert not table.a_step_if_dealt_otherwise({**table.expected_board, "pad:play": played})
+    look = table.early_look({**table.expected_board, "pad:play": played})
+    assert look is not None and look.find() is None
     decision = table.observe({**table.expected_board, "pad:play": played})
     assert isinstance(decision, Discrepancy) and decision.wrong[0].site == "pad:play"
     assert table.actions == before and table.search_costs
@@ -431,3 +436,66 @@ def test_the_ai_answers_a_hint_from_sampled_worlds_with_a_legal_move(tmp_path) -
     assert table.receive_advice(request, advice.action, advice.values, advice.seconds,
                                 advice.simulations) is not False
     assert table.current_advice() is not None
+
+
+def test_the_service_looks_early_off_its_loop_and_judges_when_the_look_answers(
+        tmp_path) -> None:
+    """A card the working guess set aside lands on the pad: a scan later the service starts
+    the early look in a thread (the hubs are read on meanwhile), and when it answers the board
+    is judged at once with the dealing it found, long before the settle time."""
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.cli.compose import build_service, load_board
+    from hardware.leds import RecordingStrip
+
+    profile = load_board("tiki_topple")
+    service, registry = build_service(
+        profile, tmp_path, urls=[str(tmp_path / "no-hub")], pin_factory=MockFactory(),
+        strip=RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order),
+        rng=random.Random(1))
+    uid_of = {piece: f"{number:08x}" for number, piece in enumerate(TIKI.pieces(), start=1)}
+    for piece, uid in uid_of.items():
+        registry.enroll(uid, piece)
+    table = service.table
+    people = BoxPlayers(table, ["anna", "ben"])
+    while people.game.actor(people.state) == CHANCE:
+        people.step()
+    for _ in range(12):
+        seat = people.game.actor(people.state)
+        lacking = set(people.state.hands[seat]) - set(table.state.hands[seat])
+        surprise = [a for a in people.game.legal_actions(people.state)
+                    if a.split()[0] in lacking]
+        if surprise:
+            break
+        people.step()
+    assert surprise, "the seeded deal never made the guess lack a card"
+    reader_of = {site: reader for reader, site in profile.readers.items()}
+    tracker = service.tracker
+    tracker.snapshot({reader_of[site]: uid_of[piece]
+                      for site, piece in people.game.board(people.state).items()}, 0.0)
+    service.hubs[0].seen = True
+    for hub in service.hubs:
+        hub.period, hub.miss_limit = 0.1, 1
+    service._hub_timing()
+    before = people.game.board(people.state)
+    shown = people.game.board(people.game.apply(people.state, surprise[0]))
+    moved = sorted(site for site in shown if before.get(site) != shown[site])
+    for site in moved:  # the tikis moved and the card laid, as the hub reports them
+        if site in before:
+            tracker.tag_left(reader_of[site], uid_of[before[site]], 10.0)
+    for site in moved:
+        tracker.tag_arrived(reader_of[site], uid_of[shown[site]], 10.0)
+    assert tracker.board == shown and not table.successors.matching(shown)
+    searches = len(table.search_costs)
+
+    async def a_scan_later() -> float | None:
+        wake = service.judge_at(10.125)  # not one step under the guess: the look starts
+        assert wake == pytest.approx(10.0 + profile.settle_ms / 1000)
+        assert service._looking is not None and service._look_task is not None
+        await asyncio.wait_for(service._retimed.wait(), 10)  # the look answered
+        assert service._looking is None
+        return service.judge_at(10.125)
+
+    assert asyncio.run(a_scan_later()) is None  # judged at once now
+    service.judge()
+    assert table.actions[-1] == surprise[0] and len(table.search_costs) == searches

@@ -54,7 +54,7 @@ def change(path: str, value: Any) -> dict[str, Any]:
     *parents, last = path.split("/")
     node = data
     for key in parents:
-        node = node[key]
+        node = node.setdefault(key, {})
     if value is DELETE:
         del node[last]
     else:
@@ -96,6 +96,9 @@ MISTAKES = [
     ("settle_ms", True, "must be int"),
     ("web_token", "short", "at least 8 characters"),
     ("ledz", {}, "unknown key 'ledz'"),
+    ("radio/uid_bytes", 5, "a tag's UID has 4, 7 or 10 bytes (ISO/IEC 14443-3), not 5"),
+    ("radio/uid_bytes", 16, "between 4 and 10"),
+    ("radio/uid_bytes", 7.0, "must be int"),
 ]
 
 

@@ -269,7 +269,9 @@ def test_realistic_scan_timing_follows_the_hardware_model(make_table) -> None:
     assert table.hub.scan_period_ms() == pytest.approx(empty)
     table.put("tiki:nani", "stack:1")
     table.put("tiki:kapu", "stack:2")
-    two = {table.reader_of("stack:1"): (7,), table.reader_of("stack:2"): (7,)}
+    size = radio.uid_bytes  # the profile's tags (4 bytes by default, what the BOM lists)
+    assert size == 4 and {len(uid) for uid in table.tag_map()} == {size * 2}  # hex
+    two = {table.reader_of("stack:1"): (size,), table.reader_of("stack:2"): (size,)}
     assert table.hub.scan_period_ms() == pytest.approx(scheduled_scan(schedule, two, radio).scan_ms)
     assert table.hub.scan_period_ms() > empty
 

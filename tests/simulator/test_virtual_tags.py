@@ -6,9 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from games.registry import get_game
+from games.registry import all_games, get_game
 from hardware.registry import TagRegistry
-from simulator.virtual_tags import DEFAULT_COPIES, TagSet, TagSetError, virtual_uid
+from simulator.virtual_tags import (
+    DEFAULT_COPIES,
+    TagSet,
+    TagSetError,
+    copies_seen,
+    virtual_uid,
+)
 
 
 def test_uids_are_stable_distinct_and_look_like_ntag_uids() -> None:
@@ -17,6 +23,20 @@ def test_uids_are_stable_distinct_and_look_like_ntag_uids() -> None:
     assert virtual_uid("tiki:nani", 0) != virtual_uid("tiki:kapu", 0)
     uid = virtual_uid("card:red:up1", 3)
     assert len(uid) == 7 and uid[0] == 0x04
+
+
+def test_four_byte_uids_are_single_size_uids_of_every_box() -> None:
+    firsts = set()
+    for game in all_games():
+        tags = TagSet(game.pieces(), copies=copies_seen(game), uid_bytes=4)  # no collision
+        uids = [tag.uid for piece in tags.pieces for tag in tags.tags_of(piece)]
+        assert {len(uid) for uid in uids} == {4}
+        firsts |= {uid[0] for uid in uids}
+    assert firsts.isdisjoint({0x88, 0x08})  # not a cascade tag, not a random UID
+    assert len(firsts) > 200  # otherwise the digest's first byte
+    assert virtual_uid("tiki:nani", 0, 4) == virtual_uid("tiki:nani", 0)[1:5]
+    with pytest.raises(TagSetError, match="4 or 7 bytes"):
+        virtual_uid("tiki:nani", 0, 10)
 
 
 def test_every_piece_gets_at_least_the_minimum_and_listed_duplicates_more() -> None:
