@@ -70,12 +70,10 @@ def test_secret_draws_are_written_as_unresolved_and_nothing_is_guessed_in_public
     assert table.private_view(0, seat) == table.game.view(table.state, None)
 
 
-def test_a_card_the_working_guess_set_aside_is_still_a_legal_play(tmp_path) -> None:
-    """Schmidt edition: two cards each set aside unseen. A player plays a kind the table's
-    working resolution had set aside: possible, so accepted (the resolution changes, not the
-    game)."""
-    table = new_table(tmp_path)
-    people = BoxPlayers(table, ["anna", "ben"])
+def play_until_the_guess_lacks_a_card(table: Table, people: BoxPlayers
+                                      ) -> tuple[int, list[str]]:
+    """Play on until the player on turn may play a card the working guess set aside: that
+    seat, and the plays with such a card."""
     while people.game.actor(people.state) == CHANCE:
         people.step()
     for _ in range(12):
@@ -84,9 +82,18 @@ def test_a_card_the_working_guess_set_aside_is_still_a_legal_play(tmp_path) -> N
         surprise = [a for a in people.game.legal_actions(people.state)
                     if a.split()[0] in lacking]
         if surprise:
-            break
+            return seat, surprise
         people.step()
-    assert surprise, "the seeded deal never made the guess lack a card"
+    raise AssertionError("the seeded deal never made the guess lack a card")
+
+
+def test_a_card_the_working_guess_set_aside_is_still_a_legal_play(tmp_path) -> None:
+    """Schmidt edition: two cards each set aside unseen. A player plays a kind the table's
+    working resolution had set aside: possible, so accepted (the resolution changes, not the
+    game)."""
+    table = new_table(tmp_path)
+    people = BoxPlayers(table, ["anna", "ben"])
+    seat, surprise = play_until_the_guess_lacks_a_card(table, people)
     # the early look the service takes off its loop a scan after the card lands: a step under
     # another dealing, though none under the working guess
     shown = people.game.board(people.game.apply(people.state, surprise[0]))
@@ -458,17 +465,7 @@ def test_the_service_looks_early_off_its_loop_and_judges_when_the_look_answers(
         registry.enroll(uid, piece)
     table = service.table
     people = BoxPlayers(table, ["anna", "ben"])
-    while people.game.actor(people.state) == CHANCE:
-        people.step()
-    for _ in range(12):
-        seat = people.game.actor(people.state)
-        lacking = set(people.state.hands[seat]) - set(table.state.hands[seat])
-        surprise = [a for a in people.game.legal_actions(people.state)
-                    if a.split()[0] in lacking]
-        if surprise:
-            break
-        people.step()
-    assert surprise, "the seeded deal never made the guess lack a card"
+    _, surprise = play_until_the_guess_lacks_a_card(table, people)
     reader_of = {site: reader for reader, site in profile.readers.items()}
     tracker = service.tracker
     tracker.snapshot({reader_of[site]: uid_of[piece]
