@@ -308,6 +308,20 @@ def decide(
     )
 
 
+def one_step(successors: Successors, observed: Board) -> bool:
+    """Is ``observed`` exactly one legal step's result, and not also part of another one? A
+    board may be both: in Trapper a trapper moved is a whole step, and the first part of the
+    same move paid with a joker pair. Such a board may still grow, so only a board that is
+    one step and no beginning is judged before the settle time."""
+    matches = successors.matching(observed)
+    if len(matches) != 1:
+        return False
+    current = successors.board
+    changed = changed_sites(current, observed)
+    return not any(step.board != observed and _on_the_way(step.board, current, observed, changed)
+                   for step in successors.changing)
+
+
 def _on_the_way(target: Board, current: Board, observed: Board, changed: set[str]) -> bool:
     """Every change so far is part of this action: a piece lifted that it moves, a site
     already showing what it will show, or a pile built so far in the right order."""

@@ -44,7 +44,7 @@ from .health import HardwareHealth
 from .hubs import MODEL_MARGIN, Hub
 from .journal import JournalError
 from .language import catalogue
-from .referee import NotRecorded, Successors, changed_sites
+from .referee import NotRecorded, Successors, changed_sites, one_step
 from .seats import SeatRecord
 from .table import Table
 from .tracker import Tracker
@@ -441,15 +441,17 @@ class TableService:
         return quick if self.adaptive and now < quick else tracker.settles_at()
 
     def _one_step(self, now: float) -> bool:
-        """The observed board is exactly one legal step's result (if need be, under another
-        dealing of the unseen draws: a card the working guess had set aside)."""
+        """The observed board is exactly one legal step's result and the beginning of no other
+        (``referee.one_step``); or, if it is no step under the working guess, one under
+        another dealing of the unseen draws (a card the working guess had set aside)."""
         if not self.table.started or self.blind_sites:
             return False
         self._place_shared(now)
         self._order_piles()
         board = self.table.board_to_judge(self.tracker.board)
-        if len(self.table.successors.matching(board)) == 1:
-            return True
+        successors = self.table.successors
+        if successors.matching(board):  # a step under the working guess: no look for others
+            return one_step(successors, board)
         self._look_early(board)
         return self.table.a_step_if_dealt_otherwise(board)
 

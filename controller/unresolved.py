@@ -29,7 +29,7 @@ from typing import Any
 from games.core.errors import GameError
 from games.core.game import Game
 
-from .referee import Accept, Choose, Discrepancy, Successors, decide
+from .referee import Accept, Choose, Discrepancy, Successors, decide, one_step
 
 UNRESOLVED = "?"
 """A chance step whose outcome the table did not see (the journal's text for it)."""
@@ -427,13 +427,12 @@ class Look:
         """A dealing under which the board is exactly one legal step (None: none found)."""
         game, board = self.game, dict(self.key[1])
 
-        def one_step(state: Any) -> bool:
-            return not game.is_terminal(state) and len(
-                Successors(game, state).matching(board)) == 1
+        def only_step(state: Any) -> bool:
+            return not game.is_terminal(state) and one_step(Successors(game, state), board)
 
         for swaps in (False, True):
             found, _ = resolve(game, self.working.states[0], self.known, reveals=self.reveals,
-                               goal=one_step, working=self.working,
+                               goal=only_step, working=self.working,
                                rng=random.Random(self.seed), budget=EARLY_LOOK_BUDGET,
                                max_changes=2, changeable=self.mine, swaps=swaps, stop=stop)
             if found is not None or stop():
