@@ -310,7 +310,10 @@ class TableService:
                 self.tracker.sped_up(now)  # what came before was read at the old pace
                 self._retimed.set()
                 continue
-            self._looking = None  # the board changed: an early look at the old one stops
+            looking = self._looking
+            if looking is not None and looking.key[1] != frozenset(
+                    self.table.board_to_judge(self.tracker.board).items()):
+                self._looking = None  # the board changed: an early look at the old one stops
             self._changed.set()
             self.publish()
 
@@ -477,7 +480,10 @@ class TableService:
         table = self.table
 
         def stop() -> bool:  # asked from the look's thread: a newer board, or a move taken
-            return self._looking is not look or table.state is not look.state
+            try:
+                return self._looking is not look or table.state is not look.state
+            except IndexError:  # the game was aborted meanwhile: no state at all
+                return True
 
         try:
             found = await asyncio.to_thread(look.find, stop)
@@ -508,6 +514,7 @@ class TableService:
             return
         self._place_shared()
         self._order_piles()
+        self._looking = None  # judged: a look still running is of no use any more
         self.table.observe(self.tracker.board)
         self._judged.set()
         if self.table.started and self.table.game.is_terminal(self.table.state) and (

@@ -379,13 +379,17 @@ class Table:
 
     def early_look(self, board: Mapping[str, str]) -> Look | None:
         """What an early look at ``board`` needs (``Look``), if one may help and none was
-        taken for it yet: the game has unseen draws, some of them the player on turn's."""
+        taken for it yet: the game has unseen draws, some of them the player on turn's, and
+        the working guess reads the board as a mistake."""
         if not self.started or UNRESOLVED not in self.history.known or (
                 self.game.is_terminal(self.state)):
             return None
         key = (len(self.reveals), frozenset(board.items()))
         if self._looked is not None and self._looked[:2] == (self.state, key):
             return None
+        earlier = self.history.earlier_boards(MAX_TAKE_BACK)
+        if not isinstance(decide(self.successors, board, earlier), Discrepancy):
+            return None  # a step under way or a take-back: searched once settled
         actor = self.game.actor(self.state)
         mine = self._draws_seen_by(actor) if actor >= 0 else frozenset()
         if not mine:

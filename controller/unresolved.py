@@ -424,19 +424,23 @@ class Look:
     seed: int
 
     def find(self, stop: Callable[[], bool] = lambda: False) -> Resolution | None:
-        """A dealing under which the board is exactly one legal step (None: none found)."""
+        """The nearest dealing under which the board is a legal step, as the search after the
+        settle time would find it, if under it the board is exactly one step and the beginning
+        of no other (None: none found, or the board may still grow: wait for the settle)."""
         game, board = self.game, dict(self.key[1])
 
-        def only_step(state: Any) -> bool:
-            return not game.is_terminal(state) and one_step(Successors(game, state), board)
+        def a_step(state: Any) -> bool:
+            return not game.is_terminal(state) and bool(Successors(game, state).matching(board))
 
         for swaps in (False, True):
             found, _ = resolve(game, self.working.states[0], self.known, reveals=self.reveals,
-                               goal=only_step, working=self.working,
+                               goal=a_step, working=self.working,
                                rng=random.Random(self.seed), budget=EARLY_LOOK_BUDGET,
                                max_changes=2, changeable=self.mine, swaps=swaps, stop=stop)
-            if found is not None or stop():
-                return found
+            if found is not None:
+                return found if one_step(Successors(game, found.states[-1]), board) else None
+            if stop():
+                return None
         return None
 
 

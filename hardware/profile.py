@@ -472,11 +472,12 @@ RADIO_RANGES = {
     "pitch_mm": (5.0, 200.0), "antenna_mm": (5.0, 200.0), "reach_mm": (1.0, 200.0),
     "interference_mm": (0.0, 2000.0), "power_up_ms": (0.0, 50.0), "field_ma": (0.0, 500.0),
     "chip_ma": (0.0, 100.0), "max_fields_on": (1, 64), "layer_mm": (0.0, 50.0),
-    "uid_bytes": (4, 10),
+    "uid_bytes": (4, 7),
 }
 """What a ``[radio]`` key may hold (millimetres, milliseconds, milliamperes, bytes)."""
-UID_SIZES = (4, 7, 10)
-"""The UID lengths ISO/IEC 14443-3 knows: single, double and triple size."""
+UID_SIZES = (4, 7)
+"""The tags' UID lengths the scan model and the simulator know: single and double size
+(ISO/IEC 14443-3 also has triple, 10 bytes, which no sticker for a board like this uses)."""
 
 
 def _radio(check: _Checker, data: dict[str, Any]) -> RadioSettings:
@@ -489,8 +490,8 @@ def _radio(check: _Checker, data: dict[str, Any]) -> RadioSettings:
         for key, (low, high) in RADIO_RANGES.items()
     }
     if values["uid_bytes"] not in UID_SIZES:
-        raise check.fail("[radio].uid_bytes", f"a tag's UID has 4, 7 or 10 bytes (ISO/IEC "
-                                              f"14443-3), not {values['uid_bytes']}")
+        raise check.fail("[radio].uid_bytes", f"4 (MIFARE Classic) or 7 (NTAG, Ultralight), "
+                                              f"not {values['uid_bytes']}")
     return RadioSettings(**values)
 
 

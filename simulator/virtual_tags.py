@@ -3,7 +3,8 @@
 The UID of copy k of piece P is made from SHA-256("P#k"): the same on every run and machine, so a
 tag registry filled once for a simulated table stays valid. A table's tags have the length its
 profile's ``[radio] uid_bytes`` names: 4 bytes (MIFARE Classic stickers, the default) are the
-digest's first four, 7 bytes 0x04 (the NXP manufacturer byte of NTAG stickers) and its first six.
+digest's first four (the first never x8), 7 bytes 0x04 (the NXP manufacturer byte of NTAG
+stickers) and its first six.
 `TagSet.export_file` writes the registry's own sharing format and `TagSet.enroll` fills a
 `hardware.registry.TagRegistry` directly.
 """
@@ -39,9 +40,9 @@ def virtual_uid(piece: str, copy: int, size: int = 7) -> bytes:
         return b"\x04" + digest[:6]
     if size != 4:
         raise TagSetError(f"a virtual tag's UID has 4 or 7 bytes, not {size}")
-    # a single-size UID never starts with 0x88 (the cascade tag) or 0x08 (a random UID,
-    # another at every power-up): ISO/IEC 14443-3, 6.5.4
-    first = digest[0] ^ 0x01 if digest[0] in (0x08, 0x88) else digest[0]
+    # a single-size UID never starts with x8: 0x08 is a random UID (another at every
+    # power-up), 0x88 the cascade tag, the others are reserved (ISO/IEC 14443-3, 6.5.4)
+    first = digest[0] ^ 0x01 if digest[0] & 0x0F == 0x08 else digest[0]
     return bytes((first,)) + digest[1:4]
 
 

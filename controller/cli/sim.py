@@ -289,8 +289,8 @@ def autoplay(args: argparse.Namespace) -> int:
     players = parse_players(args.players)
     options = parse_options(args.option)
     game.initial(players, options)
-    if args.games < 1 or not 0 <= args.mistakes <= 1 or not 0 <= args.slides <= 1 or (
-            args.pause_ms < 0):
+    if args.games < 1 or not 0 <= args.mistakes <= 1 or not 0 <= args.slides <= 1 or not (
+            0 <= args.pause_ms < float("inf")):
         raise UserError("--games must be at least 1, --mistakes and --slides shares from 0 "
                         "to 1, --pause-ms not negative")
     ai = parse_ai(args.ai, players)
@@ -364,7 +364,7 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
             raise TimeoutError(f"the AI did not choose a move for {players[seat]}")
 
         timing = HandToLight(table, service)
-        hand = random.Random(seed)  # its own: a seed plays the same game with pauses or without
+        hand = random.Random(f"pause {seed}")  # its own: the same game with pauses or without
 
         async def judged_and_reached() -> None:
             await settled(table, service)

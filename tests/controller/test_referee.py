@@ -12,6 +12,8 @@ from controller.referee import (
     NoChange,
     Successors,
     TakeBack,
+    _on_the_way,
+    changed_sites,
     decide,
     one_step,
 )
@@ -273,5 +275,10 @@ def test_a_step_that_begins_a_bigger_one_is_no_single_step_to_judge_early() -> N
     successors, step = begins
     assert decide(successors, step.board) == Accept(step)
     assert successors.matching(step.board) == [step]  # one match, yet the start of another
+    current = successors.board
+    changed = changed_sites(current, step.board)
+    assert any(other.board != step.board and _on_the_way(other.board, current, step.board,
+                                                         changed)
+               for other in successors.changing)
     successors, step = alone
-    assert decide(successors, step.board) == Accept(step)
+    assert one_step(successors, step.board) and decide(successors, step.board) == Accept(step)

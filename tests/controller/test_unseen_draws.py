@@ -11,7 +11,7 @@ import pytest
 from controller.cli.referee_bench import BoxPlayers
 from controller.errors import NothingToConfirm
 from controller.journal import Journal
-from controller.referee import Discrepancy, NoChange, SecretShown
+from controller.referee import Discrepancy, InProgress, NoChange, SecretShown, decide
 from controller.table import Table
 from controller.unresolved import UNRESOLVED, Reveal, resolve
 from games.core.game import CHANCE
@@ -104,6 +104,9 @@ def test_a_card_the_working_guess_set_aside_is_still_a_legal_play(tmp_path) -> N
     table.looked(look, look.find())
     assert table.a_step_if_dealt_otherwise(shown) and table.history.actions == working
     assert table.early_look(shown) is None  # once per board
+    lifted = {site: piece for site, piece in table.expected_board.items() if site != "stack:1"}
+    assert isinstance(decide(table.successors, lifted), InProgress)
+    assert table.early_look(lifted) is None  # a step under way: searched once settled
     searches = len(table.search_costs)
     people.step(surprise[0])  # judged: the look's dealing is taken, no search again
     assert table.actions[-1] == surprise[0] and len(table.search_costs) == searches

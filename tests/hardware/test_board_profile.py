@@ -96,8 +96,8 @@ MISTAKES = [
     ("settle_ms", True, "must be int"),
     ("web_token", "short", "at least 8 characters"),
     ("ledz", {}, "unknown key 'ledz'"),
-    ("radio/uid_bytes", 5, "a tag's UID has 4, 7 or 10 bytes (ISO/IEC 14443-3), not 5"),
-    ("radio/uid_bytes", 16, "between 4 and 10"),
+    ("radio/uid_bytes", 5, "4 (MIFARE Classic) or 7 (NTAG, Ultralight), not 5"),
+    ("radio/uid_bytes", 10, "between 4 and 7"),
     ("radio/uid_bytes", 7.0, "must be int"),
 ]
 
