@@ -145,6 +145,7 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
     for uid, piece in table.tag_map().items():
         registry.enroll(uid, piece, replace=True)
     service.watch_hubs = table_options.get("scan_ms", "realistic") == "realistic"
+    service.early_looks = service.watch_hubs  # see TableService.early_looks
     return table, service
 
 
