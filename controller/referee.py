@@ -309,17 +309,16 @@ def decide(
 
 
 def one_step(successors: Successors, observed: Board) -> bool:
-    """Is ``observed`` exactly one legal step's result, and not also part of another one? A
-    board may be both: in Trapper a trapper moved is a whole step, and the first part of the
-    same move paid with a joker pair. Such a board may still grow, so only a board that is
-    one step and no beginning is judged before the settle time."""
-    matches = successors.matching(observed)
-    if len(matches) != 1:
-        return False
-    current = successors.board
-    changed = changed_sites(current, observed)
-    return not any(step.board != observed and _on_the_way(step.board, current, observed, changed)
-                   for step in successors.changing)
+    """Is ``observed`` exactly one legal step's result? Only such a board is judged before the
+    settle time. It may still be the beginning of a bigger step (in Trapper a trapper moved is
+    a whole step, and the first part of the same move paid with a joker pair), so the step is
+    taken provisionally (``Table.provisional``) until the hand has been still that long."""
+    return len(successors.matching(observed)) == 1
+
+
+def begins(target: Board, current: Board, observed: Board) -> bool:
+    """Is every change from ``current`` to ``observed`` part of the step to ``target``?"""
+    return _on_the_way(target, current, observed, changed_sites(current, observed))
 
 
 def _on_the_way(target: Board, current: Board, observed: Board, changed: set[str]) -> bool:

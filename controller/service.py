@@ -146,14 +146,13 @@ class TableService:
         while the board stays as it was (a look runs its whole budget on a board no dealing
         explains, a piece dragged over a wrong site, and would hold the CPU meanwhile)."""
         self._look_task: asyncio.Task[None] | None = None
-        self.early_looks = True
-        """Look for another dealing a scan after the board changed (off: only the search once
-        settled). Off on the simulator's ideal table: there, with looks, 2 of 16 Trapper
-        autoplays ended with another record than the bots' (none of 12 without); not yet
-        explained (issue 18's note)."""
         self.adaptive = True
         """Judge a board showing exactly one legal step a scan after it changed, before the
-        settle time (off: always the full settle time)."""
+        settle time (off: always the full settle time). A step taken so stays provisional
+        until the settle time has passed without a change (``Table.provisional``)."""
+        self._provisional: tuple[float, float] = (float("-inf"), float("inf"))
+        """The step judged early: the board's last change then, and when the step stands if
+        the board has not changed again by then (``judge_at``)."""
         self.watch_hubs = True
         """Tell the hubs what to watch (off: the simulator's ideal table, whose scans are
         short anyway: every reader every scan, as before protocol 4)."""
@@ -436,8 +435,16 @@ class TableService:
     def judge_at(self, now: float) -> float | None:
         """None if the board is to be judged now, else when to look again: once settled; or
         a scan after the last change if the board shows exactly one legal step, as soon as
-        no lift still unreported could make it another."""
+        no lift still unreported could make it another. Asked first when the board changes,
+        it also says whether a step judged early stands: it does if the board was still for
+        the settle time before this change."""
         tracker = self.tracker
+        since, until = self._provisional
+        if self.table.provisional is not None and tracker.last_change != since:
+            if tracker.last_change > until:  # the hand was still for the settle time first
+                self.table.provisional = None
+            else:  # it went on: what it makes is judged from before that step too
+                self._provisional = (since, float("inf"))
         if tracker.settled(now):
             return None
         still, quick = tracker.still_at(), tracker.quick_at()
@@ -449,9 +456,10 @@ class TableService:
         return quick if self.adaptive and now < quick else tracker.settles_at()
 
     def _one_step(self, now: float) -> bool:
-        """The observed board is exactly one legal step's result and the beginning of no other
-        (``referee.one_step``); or, if it is no step under the working guess, one under
-        another dealing of the unseen draws (a card the working guess had set aside)."""
+        """The observed board is exactly one legal step's result (``referee.one_step``), or
+        one from the position before a provisional step (the hand went on); or, if it is no
+        step under the working guess, one under another dealing of the unseen draws (a card
+        the working guess had set aside)."""
         if not self.table.started or self.blind_sites:
             return False
         self._place_shared(now)
@@ -460,6 +468,8 @@ class TableService:
         successors = self.table.successors
         if successors.matching(board):  # a step under the working guess: no look for others
             return one_step(successors, board)
+        if self.table.amends_to(board):  # the hand went on from a step judged early
+            return now >= self.tracker.quick_at()
         self._look_early(board)
         return self.table.a_step_if_dealt_otherwise(board)
 
@@ -468,7 +478,7 @@ class TableService:
         board is one legal step (a card the working guess gave another hand), once per board;
         when the answer comes the board is looked at again (``_retimed``). Judged outside the
         service loop (tests, tools), look here."""
-        look = self.table.early_look(board) if self.early_looks else None
+        look = self.table.early_look(board)
         running = self._looking
         if look is None or (running is not None and running.key == look.key and (
                 running.state is look.state)):
@@ -520,7 +530,10 @@ class TableService:
         self._place_shared()
         self._order_piles()
         self._looking = None  # judged: a look still running is of no use any more
-        self.table.observe(self.tracker.board)
+        self.table.observe(self.tracker.board,
+                           early=self.adaptive and not self.tracker.settled(self.clock()))
+        if self.table.provisional is not None:
+            self._provisional = (self.tracker.last_change, self.tracker.settles_at())
         self._judged.set()
         if self.table.started and self.table.game.is_terminal(self.table.state) and (
             self.table.score_known and (len(self.table.actions), True) != before
@@ -626,7 +639,10 @@ class TableService:
     async def _consume_buttons(self) -> None:
         while True:
             event = await self.buttons.get()
-            self.press(event.role, event.kind)
+            try:
+                self.press(event.role, event.kind)
+            finally:
+                self.buttons.task_done()  # ``buttons.join()``: every press handled
 
     # -- commands: the one way the page, the API, the buttons and the CLI change the table --
     def new_game(self, players: list[str], options: dict[str, str] | None = None,

@@ -41,6 +41,7 @@ from .referee import (
     Successors,
     TakeBack,
     WrongSite,
+    begins,
     decide,
     guidance,
 )
@@ -129,6 +130,13 @@ class Table:
         """The last early look's answer (``looked``): the state and the reveals and board it
         was asked for, and the dealing it found."""
         self._owners: list[frozenset[int]] = []
+        self.provisional: int | None = None
+        """Where the last step judged early begins in the actions, until the hand that made it
+        has been still for the settle time (the service then sets None: ``judge_at``). A
+        board that changes before then is judged from the position before that step too."""
+        self._before_provisional: tuple[int, Any, Successors] | None = None
+        self.amended = 0
+        """Provisional steps judged again because the hand went on (``bench hand-to-light``)."""
         self._pending: tuple[Any, list[tuple[int, int]]] | None = None
 
     # -- starting and resuming ---------------------------------------------------------------
@@ -263,9 +271,13 @@ class Table:
         return self.game.board(self.state) if self.started else {}
 
     # -- what the table shows ----------------------------------------------------------------
-    def observe(self, board: Mapping[str, str]) -> Decision:
-        """Judge a settled board; accept what it shows, as many steps as it shows."""
+    def observe(self, board: Mapping[str, str], early: bool = False) -> Decision:
+        """Judge a settled board; accept what it shows, as many steps as it shows. ``early``:
+        the board has not been still for the settle time yet, so a step taken stays
+        ``provisional`` (the hand may go on to a bigger step that begins with it)."""
         self.last_board = dict(board)
+        amendable, self.provisional = self.provisional, None
+        dealt = self.service_draws
         if not self.started:
             self.decision = NoChange()
             return self.decision
@@ -281,15 +293,20 @@ class Table:
                 return self.decision
             self._held_board = None
         self.puzzle = None
+        before = len(self.actions)
         try:
             self._draw_hidden_chance()  # one the journal could not record before
             board, shown = self._secrets_laid(board)
             board = self._choice_shown(board)
+            before = len(self.actions)
             decision = self._judge(board)
+            if amendable is not None and len(self.actions) == before and not isinstance(
+                    decision, NoChange | Choose) and self._amend(board, amendable):
+                before, decision = amendable, self._judge(board)
             puzzle = self._puzzle(board, decision)
             if puzzle is not None and not puzzle.under_way and (
-                    early := self._early_answer(board)) is not None:
-                self.solve(puzzle, early, ())  # the early look found it: no search again
+                    answer := self._early_answer(board)) is not None:
+                self.solve(puzzle, answer, ())  # the early look found it: no search again
                 decision, puzzle = self._judge(board), None
             if puzzle is not None and self.search_inline:
                 if self.solve(puzzle, *explain(puzzle)):
@@ -309,7 +326,38 @@ class Table:
         if decision != self.decision:
             self._report(decision)
         self.decision = decision
+        if early and len(self.actions) > before and self.service_draws == dealt and (
+                not self.game.is_terminal(self.state)):  # a card shown on a phone stays dealt
+            self.provisional = before
         return decision
+
+    def amends_to(self, board: Mapping[str, str]) -> bool:
+        """Is ``board``, judged from the position before the provisional step, exactly one
+        other legal step that the provisional one is the beginning of (the hand went on)?"""
+        return self.provisional is not None and self._amends(board, self.provisional)
+
+    def _amends(self, board: Mapping[str, str], start: int) -> bool:
+        cached = self._before_provisional
+        if cached is None or cached[0] != start or cached[1] is not self.states[start]:
+            cached = self._before_provisional = (
+                start, self.states[start], Successors(self.game, self.states[start]))
+        earlier = cached[2]
+        matches = earlier.matching(board)
+        return len(matches) == 1 and begins(matches[0].board, earlier.board,
+                                            self.game.board(self.states[start + 1]))
+
+    def _amend(self, board: Mapping[str, str], start: int) -> bool:
+        """The provisional step was the beginning of a bigger one, which the hand finished
+        before it had been still for the settle time: take it back (with the secret draws
+        that followed it), so that the board is judged from the position before it."""
+        if not self._amends(board, start):
+            return False
+        taken = self._public(self.actions[start], start)
+        self._take_back(len(self.actions) - start)
+        self.amended += 1
+        self.log("move", Sentence("{action}: the hand was not done yet, judged again",
+                                  {"action": taken}))
+        return True
 
     def _not_recorded(self, board: Mapping[str, str], error: JournalError) -> NotRecorded:
         """A step the journal could not record (its disk full, say) is refused: lit as wrong,
@@ -637,6 +685,7 @@ class Table:
 
     def _advance(self, action: str, state: Any, known: str | None = None) -> None:
         self.history.push(action, state, known)
+        self.provisional = None
         self._successors = None
         self._unexplained.clear()
         self._insist, self._patient = {}, None
@@ -698,19 +747,25 @@ class Table:
                  for index in range(first, len(self.actions))
                  if self.history.known[index] != UNRESOLVED
                  and not self.history.is_hidden_chance_step(index)]
+        self._take_back(actions)
+        self._held_board = dict(self.last_board)
+        self.log("undo", Sentence("took back {actions}", {"actions": ", ".join(reversed(named))})
+                 if named else Sentence("took back a secret draw"))
+        return named[0] if named else "a secret draw"
+
+    def _take_back(self, actions: int) -> None:
+        assert self.game_id is not None
+        first = len(self.actions) - actions
         self.journal.take_back(self.game_id, actions)
         self._dealt.update(enumerate(self.history.actions[first:], start=first))
-        self._held_board = dict(self.last_board)
         self.history.drop(actions)
         self.reveals = [reveal for reveal in self.reveals if reveal.step < len(self.actions)]
         self._successors = None
         self._pending = None
         self._unexplained.clear()
         self._insist, self._patient = {}, None
+        self.provisional = None
         self.decision = NoChange()
-        self.log("undo", Sentence("took back {actions}", {"actions": ", ".join(reversed(named))})
-                 if named else Sentence("took back a secret draw"))
-        return named[0] if named else "a secret draw"
 
     def _public(self, action: str, index: int | None = None) -> str:
         """Action ``index`` (by default: one from the current state) as everyone may read it."""

@@ -425,8 +425,8 @@ class Look:
 
     def find(self, stop: Callable[[], bool] = lambda: False) -> Resolution | None:
         """The nearest dealing under which the board is a legal step, as the search after the
-        settle time would find it, if under it the board is exactly one step and the beginning
-        of no other (None: none found, or the board may still grow: wait for the settle)."""
+        settle time would find it, if under it the board is exactly one step (None: none found,
+        or several steps: wait for the settle time)."""
         game, board = self.game, dict(self.key[1])
 
         def a_step(state: Any) -> bool:

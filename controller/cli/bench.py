@@ -376,7 +376,8 @@ def bench_hand_to_light(args: argparse.Namespace) -> BenchResult:
             "put_p95_ms": ms("put", 0.95), "lift_p50_ms": ms("lift", 0.5),
             "lift_p95_ms": ms("lift", 0.95), "slide_p95_ms": ms("slide", 0.95),
             "puts": len(times["put"]), "lifts": len(times["lift"]),
-            "slides": len(times["slide"])}
+            "slides": len(times["slide"]),
+            "amended": sum(timing.get("amended", 0) for timing in timings)}
         row.update({"games": len(runs), "completed": sum(r["ok"] for r in runs),
                     "wrong_judgements": wrong,
                     "errors": [r["error"] for r in runs if not r["ok"]][:3]})

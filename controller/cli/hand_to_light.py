@@ -6,7 +6,8 @@ confirmation is the end of the judgement that accepts the step (it relights the 
 it returns). Steps finished by a button press (the service's own draws, silent actions) are
 not hand steps and are left out. A piece dragged over other sites before it lands is timed
 from its landing, as a slide. A judgement that the table is wrong (a mistake, or an undo) is
-counted too: where the players make no mistake, each one is a wrong judgement.
+counted too: where the players make no mistake, each one is a wrong judgement. A step judged
+early that the hand then turned into another (``Table.amended``) is counted, not as wrong.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ if TYPE_CHECKING:  # imported by `tabletop sim`, which `tabletop run` shares a p
 
 class HandToLight:
     def __init__(self, table: VirtualTable, service: TableService) -> None:
+        self.service = service
         self.put_ms: list[float] = []
         self.lift_ms: list[float] = []
         self.slide_ms: list[float] = []
@@ -59,15 +61,19 @@ class HandToLight:
         judge = service.judge
         times = {"put": self.put_ms, "lift": self.lift_ms, "slide": self.slide_ms}
 
+        def last_step() -> tuple[int, str | None]:  # an amended step changes it as well
+            actions = service.table.actions
+            return len(actions), actions[-1] if actions else None
+
         def timed_judge() -> None:
-            before, hand = len(service.table.actions), self._hand
+            before, hand = last_step(), self._hand
             decided = service.table.decision
             judge()
             decision = service.table.decision
             if decision != decided and isinstance(decision, Discrepancy | TakeBack) and (
                     not isinstance(decision, NotRecorded)):
                 self.judged_wrong += 1
-            if hand is None or len(service.table.actions) == before:
+            if hand is None or last_step() == before:
                 return
             answered = time.monotonic()
             times[hand[0]].append(round((answered - hand[1]) * 1000, 1))
@@ -78,4 +84,5 @@ class HandToLight:
 
     def figures(self) -> dict[str, Any]:
         return {"put_ms": self.put_ms, "lift_ms": self.lift_ms, "slide_ms": self.slide_ms,
-                "scan_ms": self.scan_ms, "judged_wrong": self.judged_wrong}
+                "scan_ms": self.scan_ms, "judged_wrong": self.judged_wrong,
+                "amended": self.service.table.amended}

@@ -13,12 +13,13 @@ import contextlib
 import dataclasses
 import random
 import tempfile
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from controller.service import TableService
-from controller.table import DEALERS
+from controller.table import DEALERS, Table
 from controller.unresolved import UNRESOLVED
 from games.registry import get_game
 
@@ -145,7 +146,6 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
     for uid, piece in table.tag_map().items():
         registry.enroll(uid, piece, replace=True)
     service.watch_hubs = table_options.get("scan_ms", "realistic") == "realistic"
-    service.early_looks = service.watch_hubs  # see TableService.early_looks
     return table, service
 
 
@@ -181,6 +181,10 @@ async def settled(table: VirtualTable, service: TableService, timeout: float = 9
     the players confirmed a longer one: ``unresolved.PATIENCE``)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
+    # A button just pressed: let its event land on the service's queue and be handled (a
+    # confirm that starts a search makes the service judging, which is waited for below).
+    await asyncio.sleep(0)
+    await asyncio.wait_for(service.buttons.join(), timeout)
     while True:
         want = {site: piece for site, piece in table.board().items()
                 if not piece.startswith("uid:")}
@@ -391,11 +395,27 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
         scores = service.status().scores
         table_scores = scores.scores if scores is not None else None
         known = service.table.actions
+        difference = first_difference(service.table, result.record["actions"])
         return {**result.summary(), "seed": seed, "controller_scores": table_scores,
                 "ai_moves": ai_moves, "hand_to_light": timing.figures(), "slides": bot.slides,
                 "dealer": service.table.dealer, "service_draws": service.table.service_draws,
                 "unseen_draws": known.count(UNRESOLVED),
                 "scores_match": engine == table_scores,
-                "records_match": len(known) == len(result.record["actions"]) and all(
-                    mine in (UNRESOLVED, theirs)
-                    for mine, theirs in zip(known, result.record["actions"], strict=True))}
+                "records_match": difference is None,
+                **({"first_difference": difference} if difference is not None else {})}
+
+
+def first_difference(table: Table, theirs: Sequence[str]) -> dict[str, Any] | None:
+    """Where the table's record first differs from the bots' (None: nowhere; an unseen draw,
+    ``?``, agrees with any draw), with the actions around it on both sides, the table's guess
+    of the unseen draws there and its last log lines: where to look first."""
+    known = table.actions
+    differ = next((index for index, (mine, truth) in enumerate(zip(known, theirs, strict=False))
+                   if mine not in (UNRESOLVED, truth)), min(len(known), len(theirs)))
+    if differ == len(known) == len(theirs):
+        return None
+    around = slice(max(0, differ - 3), differ + 6)
+    return {"index": differ, "table": known[around], "bots": list(theirs[around]),
+            "table_guess": table.history.actions[around],
+            "table_log": [event.text for event in table.events[-12:]],
+            "bots_record": list(theirs)}

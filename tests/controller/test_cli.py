@@ -367,3 +367,28 @@ def test_bench_referee_search_prints_a_table(capsys) -> None:
 def test_bench_referee_search_refuses_an_unknown_game(capsys) -> None:
     code, _, err = run(capsys, "bench", "referee-search", "--game", "chess")
     assert code == 2 and "no game matches chess" in err
+
+
+def test_an_autoplay_whose_record_differs_says_where_first(tmp_path: Path) -> None:
+    """``first_difference``: an unseen draw (``?``) agrees with any draw; the first action that
+    differs, or a record that stops short, is named with the actions around it."""
+    import random
+
+    from controller.cli.sim import first_difference
+    from controller.journal import Journal
+    from controller.table import Table
+
+    table = Table(get_game("trapper"), Journal(tmp_path / "journal.sqlite3"), random.Random(1))
+    table.new_game(["anna", "ben"], {})
+    while "pass" not in table.game.legal_actions(table.state):
+        table.observe(table.successors.changing[0].board)
+    table.observe(next(step for step in table.successors.changing
+                       if step.action == "pass").board)
+    truth = [guess if known == "?" else known
+             for known, guess in zip(table.actions, table.history.actions, strict=True)]
+    assert "?" in table.actions and first_difference(table, truth) is None
+    assert truth[-3] == "pass" and table.actions[-2:] == ["?", "?"]  # the pass draws two
+    found = first_difference(table, [*truth[:-3], "retire"])
+    assert found is not None and found["index"] == len(truth) - 3
+    assert found["table"][-3:] == ["pass", "?", "?"] and found["bots"][-1] == "retire"
+    assert first_difference(table, [*truth, "done"])["index"] == len(truth)  # stops short

@@ -12,10 +12,7 @@ from controller.referee import (
     NoChange,
     Successors,
     TakeBack,
-    _on_the_way,
-    changed_sites,
     decide,
-    one_step,
 )
 from games.core.game import CHANCE
 from games.registry import get_game
@@ -249,36 +246,3 @@ def test_a_tower_is_in_progress_while_its_stones_go_on_in_order_and_wrong_out_of
     top_first = {**successors.board, site: pile[-1]}
     if pile[-1] != pile[0]:
         assert isinstance(decide(successors, top_first), Discrepancy)
-
-
-def test_a_step_that_begins_a_bigger_one_is_no_single_step_to_judge_early() -> None:
-    """Trapper: a trapper moved is a whole step, and the first part of the same move paid with
-    a joker pair too. Accepted once settled, but not judged a scan after it lands (the pair
-    may follow); a step that begins no other is."""
-    import random
-
-    from games.core.playout import random_step, seat_names
-
-    game = get_game("trapper")
-    rng, state = random.Random(1), game.initial(seat_names(3))
-    begins = alone = None
-    while not game.is_terminal(state) and (begins is None or alone is None):
-        if game.actor(state) >= 0:
-            successors = Successors(game, state)
-            for step in successors.changing:
-                if not one_step(successors, step.board):
-                    begins = begins or (successors, step)
-                else:
-                    alone = alone or (successors, step)
-        state = game.apply(state, random_step(game, state, rng))
-    assert begins is not None and alone is not None
-    successors, step = begins
-    assert decide(successors, step.board) == Accept(step)
-    assert successors.matching(step.board) == [step]  # one match, yet the start of another
-    current = successors.board
-    changed = changed_sites(current, step.board)
-    assert any(other.board != step.board and _on_the_way(other.board, current, step.board,
-                                                         changed)
-               for other in successors.changing)
-    successors, step = alone
-    assert one_step(successors, step.board) and decide(successors, step.board) == Accept(step)

@@ -209,3 +209,28 @@ def test_five_percent_byte_noise_still_judges_each_move_within_two_seconds(tmp_p
             assert health.crc_errors > 10 and not health.too_noisy
 
     play(scenario)
+
+
+def test_the_bots_wait_until_a_button_they_pressed_has_been_handled(tmp_path) -> None:
+    """Autoplay's ``settled``: a press reaches the service through the pins' callback and the
+    service's queue, a loop turn or two later. A bot that moved on before that would change
+    the board under the search a confirm starts (``looks further``), and the table read the
+    next board without it (a Trapper joker then recorded in another colour)."""
+    from controller.cli.sim import settled as bots_settled
+
+    async def scenario() -> None:
+        async with running_table(tmp_path) as (table, service):
+            await build(table, service)
+            handled = []
+            press = service.press
+
+            def recorded(role: str, kind: str = "press") -> str:
+                handled.append((role, kind))
+                return press(role, kind)
+
+            service.press = recorded  # type: ignore[method-assign]
+            await table.press("confirm")
+            await bots_settled(table, service)
+            assert handled == [("confirm", "press")]
+
+    play(scenario)

@@ -1,0 +1,186 @@
+"""A step judged early (a scan after the hand left it) stays provisional until the hand has been
+still for the settle time: if it goes on before then, the board is judged again from the
+position before that step. Trapper is where it matters: a trapper moved is a whole step, and
+also the first part of the same move paid with a joker pair; a pass moves the turn marker,
+which a retirement does too before the out-marker is laid."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from controller.cli.compose import build_service, load_board
+from controller.journal import Journal
+from controller.referee import Discrepancy, Successor, TakeBack, changed_sites
+from controller.referee import _on_the_way as on_the_way
+from controller.table import Table
+from games.core.playout import seat_names
+from games.registry import get_game
+from hardware.leds import RecordingStrip
+
+GAME = get_game("trapper")
+
+
+def trapper_table(tmp_path, dealer: str = "players") -> Table:
+    """By default players deal and draw from the box: the table keeps a working guess of the
+    hands."""
+    table = Table(GAME, Journal(tmp_path / "journal.sqlite3"), random.Random(1))
+    table.new_game(seat_names(3), {}, dealer=dealer)
+    rng = random.Random(5)
+    while "pass" not in GAME.legal_actions(table.state):  # setup and the layout, as seen
+        table.observe(rng.choice(table.successors.changing).board)
+    return table
+
+
+def bigger_step(table: Table, step: Successor) -> Successor | None:
+    """Another legal step that ``step``'s board is the beginning of."""
+    current = table.successors.board
+    changed = changed_sites(current, step.board)
+    return next((other for other in table.successors.changing if other.board != step.board
+                 and on_the_way(other.board, current, step.board, changed)), None)
+
+
+def test_the_hand_going_on_makes_a_step_judged_early_the_bigger_one(tmp_path) -> None:
+    """Every such pair met in a game: a pass then the out-marker is a retirement, a trapper
+    moved then the pair's second card is a joker move; the journal keeps only the bigger."""
+    table, rng, met = trapper_table(tmp_path), random.Random(2), set()
+    while met != {"pass", "move"} and not GAME.is_terminal(table.state):
+        steps = [(step, big) for step in table.successors.changing
+                 if (big := bigger_step(table, step)) is not None]
+        kinds = {("pass" if step.action == "pass" else "move"): (step, big)
+                 for step, big in steps}
+        fresh = [kind for kind in kinds if kind not in met]
+        if fresh:
+            step, big = kinds[fresh[0]]
+            start = len(table.actions)
+            table.observe(step.board, early=True)
+            assert table.actions[start] == step.action and table.provisional == start
+            table.observe(big.board)
+            assert table.actions[start] == big.action and table.provisional is None
+            assert table.journal.active().actions == tuple(table.history.known)
+            said = [event.text for event in table.events if event.kind == "move"]
+            assert said[-2].endswith(": the hand was not done yet, judged again")
+            met.add(fresh[0])
+        else:
+            table.observe(rng.choice(table.successors.changing).board)
+    assert met == {"pass", "move"}
+
+
+def test_a_step_judged_once_settled_stands(tmp_path) -> None:
+    """Judged after the settle time, a pass is final: the out-marker laid later is a mistake,
+    as it was before steps were judged early."""
+    table = trapper_table(tmp_path)
+    by_action = {step.action: step for step in table.successors.changing}
+    table.observe(by_action["pass"].board)
+    assert table.provisional is None
+    done = list(table.actions)
+    decision = table.observe(by_action["retire"].board)
+    assert isinstance(decision, Discrepancy) and table.actions == done
+
+
+def test_a_step_judged_early_read_otherwise_from_before_it_is_not_amended(tmp_path) -> None:
+    """Only a bigger step that the provisional one begins replaces it. A board that, from the
+    position before it, reads as another step the provisional one is no part of (a stack built
+    in another order; here: the turn marker put back, the position itself) is judged from the
+    step as it stands: a take-back offer, which a player confirms."""
+    table = trapper_table(tmp_path)
+    before, board = list(table.actions), table.successors.board
+    by_action = {step.action: step for step in table.successors.changing}
+    table.observe(by_action["pass"].board, early=True)
+    assert table.actions[len(before)] == "pass"
+    assert isinstance(table.observe(board), TakeBack)
+    assert table.actions[len(before)] == "pass" and table.amended == 0
+
+def test_a_step_after_which_the_service_dealt_a_card_is_final_at_once(tmp_path) -> None:
+    """With the digital dealer a pass draws two cards shown on the player's phone: they are not
+    taken back, so that pass is not provisional."""
+    table = trapper_table(tmp_path, dealer="digital")
+    by_action = {step.action: step for step in table.successors.changing}
+    drawn = table.service_draws
+    table.observe(by_action["pass"].board, early=True)
+    assert table.service_draws == drawn + 2 and table.provisional is None
+    done = list(table.actions)
+    assert isinstance(table.observe(by_action["retire"].board), Discrepancy)
+    assert table.actions == done
+
+
+def trapper_service(tmp_path):
+    """A Trapper table at the first player's turn, its readers fed by hand (three hubs, one
+    scan 0.1 s, a lift reported 1.25 scans after it)."""
+    profile = load_board("trapper")
+    strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
+    service, registry = build_service(
+        profile, tmp_path, urls=[str(tmp_path / f"no-hub{n}") for n in range(len(profile.hubs))],
+        strip=strip, pin_factory=MockFactory(), rng=random.Random(1))
+    uid_of = {piece: f"{number:08x}" for number, piece in enumerate(GAME.pieces(), start=1)}
+    for piece, uid in uid_of.items():
+        registry.enroll(uid, piece)
+    reader_of = {site: reader for reader, site in profile.readers.items()}
+    service.new_game(seat_names(3), {})
+    for hub in service.hubs:
+        hub.seen, hub.period, hub.miss_limit = True, 0.1, 1
+    service._hub_timing()
+    rng, now = random.Random(5), 0.0
+    while "pass" not in GAME.legal_actions(service.table.state):
+        now += 1.0
+        board = rng.choice(service.table.successors.changing).board
+        service.tracker.snapshot({reader: uid_of.get(board.get(site, ""))
+                                  for site, reader in reader_of.items()}, now)
+        service.clock = lambda settled=now + 1.0: settled
+        service.judge()
+    return service, uid_of, reader_of
+
+
+@pytest.mark.parametrize("after", [0.3, 0.8])
+def test_the_out_marker_within_the_settle_time_makes_the_pass_a_retirement(tmp_path,
+                                                                           after) -> None:
+    """The turn marker moved on is a pass, judged a scan later; the out-marker laid 0.3 s after
+    the marker (the settle time is 0.5 s) makes it a retirement. Laid 0.8 s after, the pass
+    stood when the hand had been still for the settle time, and the out-marker is a mistake."""
+    service, uid_of, reader_of = trapper_service(tmp_path)
+    tracker, table, clock = service.tracker, service.table, [10.0]
+    service.clock = lambda: clock[0]
+    start = len(table.actions)
+    seat = next(site for site, piece in table.successors.board.items() if piece == "marker:turn")
+    passed = next(step for step in table.successors.changing if step.action == "pass").board
+    (there,) = [site for site, piece in passed.items() if piece == "marker:turn"]
+    tracker.tag_left(reader_of[seat], uid_of["marker:turn"], 10.0)
+    tracker.tag_arrived(reader_of[there], uid_of["marker:turn"], 10.0)
+    assert service.judge_at(10.05) == pytest.approx(10.1)  # a scan of stillness first
+    clock[0] = 10.1
+    assert service.judge_at(clock[0]) is None  # one legal step: judged early
+    service.judge()
+    assert table.actions[start] == "pass" and table.provisional == start
+    clock[0] = 10.0 + after
+    tracker.tag_arrived(reader_of[seat], uid_of["marker:out:1"], clock[0])
+    if after < service.profile.settle_ms / 1000:
+        assert service.judge_at(clock[0]) == pytest.approx(clock[0] + 0.1)  # a scan
+        clock[0] += 0.125  # and any lift reported
+        assert service.judge_at(clock[0]) is None  # the retirement, one step from before
+        service.judge()
+        assert table.actions[start:] == ["retire"]
+        assert table.journal.active().actions == tuple(table.history.known)
+    else:
+        assert service.judge_at(clock[0]) is not None and table.provisional is None
+        clock[0] = tracker.settles_at()
+        assert service.judge_at(clock[0]) is None
+        service.judge()
+        assert table.actions[start] == "pass" and isinstance(table.decision, Discrepancy)
+
+
+def test_the_first_move_after_a_stack_built_does_not_rebuild_it(tmp_path) -> None:
+    """Tiki Topple: any order of the nine tikis is a legal build. The stack judged early,
+    then two tikis swapped by the first move before the settle time: from before the build
+    that reads as another build, but the build judged is no beginning of it, so it stands
+    (the swap is a move under way)."""
+    stack = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
+    table = Table(get_game("tiki_topple"), Journal(tmp_path / "journal.sqlite3"),
+                  random.Random(1))
+    table.new_game(["anna", "ben"], {})
+    built = {f"stack:{place}": f"tiki:{tiki}" for place, tiki in enumerate(stack, start=1)}
+    table.observe(built, early=True)
+    assert table.actions[0] == "build " + " ".join(stack) and table.provisional == 0
+    table.observe({**built, "stack:1": "tiki:wikiwiki", "stack:2": "tiki:nani"})
+    assert table.actions[0] == "build " + " ".join(stack) and table.amended == 0
