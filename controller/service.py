@@ -435,16 +435,9 @@ class TableService:
     def judge_at(self, now: float) -> float | None:
         """None if the board is to be judged now, else when to look again: once settled; or
         a scan after the last change if the board shows exactly one legal step, as soon as
-        no lift still unreported could make it another. Asked first when the board changes,
-        it also says whether a step judged early stands: it does if the board was still for
-        the settle time before this change."""
+        no lift still unreported could make it another."""
         tracker = self.tracker
-        since, until = self._provisional
-        if self.table.provisional is not None and tracker.last_change != since:
-            if tracker.last_change > until:  # the hand was still for the settle time first
-                self.table.provisional = None
-            else:  # it went on: what it makes is judged from before that step too
-                self._provisional = (since, float("inf"))
+        self._close_provisional()
         if tracker.settled(now):
             return None
         still, quick = tracker.still_at(), tracker.quick_at()
@@ -454,6 +447,20 @@ class TableService:
         if self.adaptive and now < still:
             return still
         return quick if self.adaptive and now < quick else tracker.settles_at()
+
+    def _close_provisional(self) -> None:
+        """The step judged early stands if the board was still for the settle time before it
+        changed next; if it changed sooner, what the hand makes is judged from before that
+        step too, until the next judgement. Asked before every judgement and at the judging
+        loop's first wake after a change (the first change after the step is the one that
+        counts)."""
+        since, until = self._provisional
+        last = self.tracker.last_change
+        if self.table.provisional is not None and last != since:
+            if last > until:
+                self.table.provisional = None
+            else:
+                self._provisional = (since, float("inf"))
 
     def _one_step(self, now: float) -> bool:
         """The observed board is exactly one legal step's result (``referee.one_step``), or
@@ -530,6 +537,7 @@ class TableService:
         self._place_shared()
         self._order_piles()
         self._looking = None  # judged: a look still running is of no use any more
+        self._close_provisional()
         self.table.observe(self.tracker.board,
                            early=self.adaptive and not self.tracker.settled(self.clock()))
         if self.table.provisional is not None:

@@ -216,6 +216,7 @@ class Table:
         self._on_pad, self._pending, self._shown_choice = None, None, None
         self._dealt = {}
         self._owners = []
+        self.provisional, self._before_provisional = None, None
 
     @property
     def states(self) -> list[Any]:
@@ -319,6 +320,8 @@ class Table:
                 decision = dataclasses.replace(decision, why=CONFIRM_TO_LOOK_FURTHER)
         except JournalError as error:  # the journal is written first: nothing has moved on
             decision, shown = self._not_recorded(board, error), None
+            if amendable is not None and len(self.actions) > amendable:
+                self.provisional = amendable  # an amend the journal refused: asked again
         if shown is not None and isinstance(decision, NoChange):
             decision = shown
         if isinstance(decision, NoChange):
@@ -327,8 +330,12 @@ class Table:
             self._report(decision)
         self.decision = decision
         if early and len(self.actions) > before and self.service_draws == dealt and (
-                not self.game.is_terminal(self.state)):  # a card shown on a phone stays dealt
+                not self.game.is_terminal(self.state)) and (  # a card shown on a phone stays
+                self.game.actor(self.states[before]) not in self.ai):  # the AI's move is its
             self.provisional = before
+        elif len(self.actions) == before and isinstance(decision, NoChange) and (
+                amendable is not None and amendable < before):  # the step as it was: a fidget
+            self.provisional = amendable
         return decision
 
     def amends_to(self, board: Mapping[str, str]) -> bool:
@@ -341,10 +348,10 @@ class Table:
         if cached is None or cached[0] != start or cached[1] is not self.states[start]:
             cached = self._before_provisional = (
                 start, self.states[start], Successors(self.game, self.states[start]))
-        earlier = cached[2]
+        earlier, taken = cached[2], self.game.board(self.states[start + 1])
         matches = earlier.matching(board)
-        return len(matches) == 1 and begins(matches[0].board, earlier.board,
-                                            self.game.board(self.states[start + 1]))
+        return len(matches) == 1 and matches[0].board != taken and begins(
+            matches[0].board, earlier.board, taken)
 
     def _amend(self, board: Mapping[str, str], start: int) -> bool:
         """The provisional step was the beginning of a bigger one, which the hand finished
@@ -758,6 +765,7 @@ class Table:
         first = len(self.actions) - actions
         self.journal.take_back(self.game_id, actions)
         self._dealt.update(enumerate(self.history.actions[first:], start=first))
+        del self._owners[first:]
         self.history.drop(actions)
         self.reveals = [reveal for reveal in self.reveals if reveal.step < len(self.actions)]
         self._successors = None
@@ -967,6 +975,7 @@ class Table:
         self.decision = NoChange()
         self._successors = None
         self._insist, self._patient = {}, None
+        self.provisional, self._before_provisional = None, None
 
     def rematch_setup(self) -> tuple[list[str], dict[str, str], dict[str, int], Dealer]:
         """The last game's players, options, AI seats (name to strength) and dealer, for a

@@ -61,9 +61,8 @@ class HandToLight:
         judge = service.judge
         times = {"put": self.put_ms, "lift": self.lift_ms, "slide": self.slide_ms}
 
-        def last_step() -> tuple[int, str | None]:  # an amended step changes it as well
-            actions = service.table.actions
-            return len(actions), actions[-1] if actions else None
+        def last_step() -> tuple[int, int]:  # an amended step changes it as well
+            return len(service.table.actions), service.table.amended
 
         def timed_judge() -> None:
             before, hand = last_step(), self._hand

@@ -184,7 +184,10 @@ async def settled(table: VirtualTable, service: TableService, timeout: float = 9
     # A button just pressed: let its event land on the service's queue and be handled (a
     # confirm that starts a search makes the service judging, which is waited for below).
     await asyncio.sleep(0)
-    await asyncio.wait_for(service.buttons.join(), timeout)
+    try:
+        await asyncio.wait_for(service.buttons.join(), timeout)
+    except TimeoutError:
+        raise TimeoutError(f"the service handled no button press for {timeout:g} s") from None
     while True:
         want = {site: piece for site, piece in table.board().items()
                 if not piece.startswith("uid:")}

@@ -13,7 +13,7 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.cli.compose import build_service, load_board
 from controller.journal import Journal
-from controller.referee import Discrepancy, Successor, TakeBack, changed_sites
+from controller.referee import Discrepancy, NoChange, Successor, TakeBack, changed_sites
 from controller.referee import _on_the_way as on_the_way
 from controller.table import Table
 from games.core.playout import seat_names
@@ -184,3 +184,24 @@ def test_the_first_move_after_a_stack_built_does_not_rebuild_it(tmp_path) -> Non
     assert table.actions[0] == "build " + " ".join(stack) and table.provisional == 0
     table.observe({**built, "stack:1": "tiki:wikiwiki", "stack:2": "tiki:nani"})
     assert table.actions[0] == "build " + " ".join(stack) and table.amended == 0
+
+
+def test_the_step_fidgeted_with_stays_provisional_and_a_new_game_has_none(tmp_path) -> None:
+    """A hand that lifts the moved piece and puts it back shows the provisional step's own
+    board: no amendment, no change, and the step may still grow (judged again, as after a
+    button press). A game aborted or begun anew keeps no provisional step of the last."""
+    table = trapper_table(tmp_path)
+    start = len(table.actions)
+    by_action = {step.action: step for step in table.successors.changing}
+    table.observe(by_action["pass"].board, early=True)
+    assert not table.amends_to(by_action["pass"].board)
+    assert isinstance(table.observe(by_action["pass"].board), NoChange)
+    assert table.provisional == start
+    table.observe(by_action["retire"].board)
+    assert table.actions[start:] == ["retire"] and table.amended == 1
+    table.observe(table.successors.changing[0].board, early=True)
+    assert table.provisional is not None
+    table.abort()
+    assert table.provisional is None
+    table.new_game(seat_names(3), {})
+    assert table.provisional is None
