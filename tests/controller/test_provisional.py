@@ -13,8 +13,7 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.cli.compose import build_service, load_board
 from controller.journal import Journal
-from controller.referee import Discrepancy, NoChange, Successor, TakeBack, changed_sites
-from controller.referee import _on_the_way as on_the_way
+from controller.referee import Discrepancy, NoChange, Successor, TakeBack, begins
 from controller.table import Table
 from games.core.playout import seat_names
 from games.registry import get_game
@@ -37,9 +36,8 @@ def trapper_table(tmp_path, dealer: str = "players") -> Table:
 def bigger_step(table: Table, step: Successor) -> Successor | None:
     """Another legal step that ``step``'s board is the beginning of."""
     current = table.successors.board
-    changed = changed_sites(current, step.board)
     return next((other for other in table.successors.changing if other.board != step.board
-                 and on_the_way(other.board, current, step.board, changed)), None)
+                 and begins(other.board, current, step.board)), None)
 
 
 def test_the_hand_going_on_makes_a_step_judged_early_the_bigger_one(tmp_path) -> None:
