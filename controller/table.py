@@ -134,7 +134,11 @@ class Table:
         """Where the last step judged early begins in the actions, until the hand that made it
         has been still for the settle time (the service then sets None: ``judge_at``). A
         board that changes before then is judged from the position before that step too."""
-        self._before_provisional: tuple[int, Any, Successors] | None = None
+        self._dealing_before: tuple[int, Resolution] | None = None
+        """The provisional step's index and the dealing the table worked from before an early
+        look's answer made that step legal: the hand going on may show that dealing was right
+        (the step it began is a joker pair only that dealing allows)."""
+        self._before_provisional: list[tuple[Any, Successors]] = []
         self.amended = 0
         """Provisional steps judged again because the hand went on (``bench hand-to-light``)."""
         self._pending: tuple[Any, list[tuple[int, int]]] | None = None
@@ -216,7 +220,7 @@ class Table:
         self._on_pad, self._pending, self._shown_choice = None, None, None
         self._dealt = {}
         self._owners = []
-        self.provisional, self._before_provisional = None, None
+        self.provisional, self._dealing_before, self._before_provisional = None, None, []
 
     @property
     def states(self) -> list[Any]:
@@ -278,7 +282,7 @@ class Table:
         ``provisional`` (the hand may go on to a bigger step that begins with it)."""
         self.last_board = dict(board)
         amendable, self.provisional = self.provisional, None
-        dealt = self.service_draws
+        dealt, dealt_before = self.service_draws, None
         if not self.started:
             self.decision = NoChange()
             return self.decision
@@ -305,8 +309,8 @@ class Table:
                     decision, NoChange | Choose) and self._amend(board, amendable):
                 before, decision = amendable, self._judge(board)
             puzzle = self._puzzle(board, decision)
-            if puzzle is not None and not puzzle.under_way and (
-                    answer := self._early_answer(board)) is not None:
+            if puzzle is not None and (answer := self._early_answer(board)) is not None:
+                dealt_before = self._dealing_to(before)
                 self.solve(puzzle, answer, ())  # the early look found it: no search again
                 decision, puzzle = self._judge(board), None
             if puzzle is not None and self.search_inline:
@@ -333,34 +337,61 @@ class Table:
                 not self.game.is_terminal(self.state)) and (  # a card shown on a phone stays
                 self.game.actor(self.states[before]) not in self.ai):  # the AI's move is its
             self.provisional = before
+            self._dealing_before = None if dealt_before is None else (before, dealt_before)
         elif len(self.actions) == before and isinstance(decision, NoChange) and (
                 amendable is not None and amendable < before):  # the step as it was: a fidget
             self.provisional = amendable
+        else:
+            self._dealing_before = None
         return decision
 
     def amends_to(self, board: Mapping[str, str]) -> bool:
         """Is ``board``, judged from the position before the provisional step, exactly one
         other legal step that the provisional one is the beginning of (the hand went on)?"""
-        return self.provisional is not None and self._amends(board, self.provisional)
+        return self.provisional is not None and (
+            self._amendment(board, self.provisional) is not None)
 
-    def _amends(self, board: Mapping[str, str], start: int) -> bool:
-        cached = self._before_provisional
-        if cached is None or cached[0] != start or cached[1] is not self.states[start]:
-            cached = self._before_provisional = (
-                start, self.states[start], Successors(self.game, self.states[start]))
-        earlier, taken = cached[2], self.game.board(self.states[start + 1])
-        matches = earlier.matching(board)
-        return len(matches) == 1 and matches[0].board != taken and begins(
-            matches[0].board, earlier.board, taken)
+    def _amendment(self, board: Mapping[str, str], start: int) -> Resolution | None:
+        """The dealing under which ``board`` amends the provisional step at ``start``: the
+        working one, or the one before an early look's answer made that step legal (a card
+        taken for a single payment was the first of a pair)."""
+        dealings = [self._dealing_to(start)]
+        if self._dealing_before is not None and self._dealing_before[0] == start:
+            dealings.append(self._dealing_before[1])
+        taken = self.game.board(self.states[start + 1])
+        for dealing in dealings:
+            earlier = self._successors_of(dealing.states[-1])
+            matches = earlier.matching(board)
+            if len(matches) == 1 and matches[0].board != taken and begins(
+                    matches[0].board, earlier.board, taken):
+                return dealing
+        return None
+
+    def _successors_of(self, state: Any) -> Successors:
+        """The successors of a state before a provisional step, under one dealing or two."""
+        for known, successors in self._before_provisional:
+            if known is state:
+                return successors
+        successors = Successors(self.game, state)
+        self._before_provisional = [*self._before_provisional[-1:], (state, successors)]
+        return successors
+
+    def _dealing_to(self, start: int) -> Resolution:
+        """The working dealing up to the position before action ``start``."""
+        return Resolution(tuple(self.history.actions[:start]),
+                          tuple(self.history.states[:start + 1]))
 
     def _amend(self, board: Mapping[str, str], start: int) -> bool:
         """The provisional step was the beginning of a bigger one, which the hand finished
         before it had been still for the settle time: take it back (with the secret draws
-        that followed it), so that the board is judged from the position before it."""
-        if not self._amends(board, start):
+        that followed it), so that the board is judged from the position before it, under the
+        dealing that makes the bigger step legal."""
+        dealing = self._amendment(board, start)
+        if dealing is None:
             return False
         taken = self._public(self.actions[start], start)
         self._take_back(len(self.actions) - start)
+        self._adopt(dealing)
         self.amended += 1
         self.log("move", Sentence("{action}: the hand was not done yet, judged again",
                                   {"action": taken}))
@@ -435,7 +466,10 @@ class Table:
     def early_look(self, board: Mapping[str, str]) -> Look | None:
         """What an early look at ``board`` needs (``Look``), if one may help and none was
         taken for it yet: the game has unseen draws, some of them the player on turn's, and
-        the working guess reads the board as a mistake."""
+        the working guess reads the board as a mistake, or as a step under way with a piece
+        laid (a trapper moved and the pad showing the colour it showed: a joker pair begun,
+        under a guess that gave that player no card of the trapper's colour; another dealing
+        may make it a whole step, taken provisionally: ``_amendment``)."""
         if not self.started or UNRESOLVED not in self.history.known or (
                 self.game.is_terminal(self.state)):
             return None
@@ -443,8 +477,10 @@ class Table:
         if self._looked is not None and self._looked[:2] == (self.state, key):
             return None
         earlier = self.history.earlier_boards(MAX_TAKE_BACK)
-        if not isinstance(decide(self.successors, board, earlier), Discrepancy):
-            return None  # a step under way or a take-back: searched once settled
+        decision = decide(self.successors, board, earlier)
+        if not isinstance(decision, Discrepancy) and not (isinstance(decision, InProgress) and any(
+                board.get(site) is not None for site in decision.active)):
+            return None  # a take-back, or pieces only lifted (a hand mid-step): once settled
         actor = self.game.actor(self.state)
         mine = self._draws_seen_by(actor) if actor >= 0 else frozenset()
         if not mine:
@@ -975,7 +1011,7 @@ class Table:
         self.decision = NoChange()
         self._successors = None
         self._insist, self._patient = {}, None
-        self.provisional, self._before_provisional = None, None
+        self.provisional, self._dealing_before, self._before_provisional = None, None, []
 
     def rematch_setup(self) -> tuple[list[str], dict[str, str], dict[str, int], Dealer]:
         """The last game's players, options, AI seats (name to strength) and dealer, for a

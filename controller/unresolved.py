@@ -406,9 +406,9 @@ own draws, 6,000-8,000 more with swaps; about 30 us an apply on the development 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Look:
-    """A still board that the working guess reads as a mistake, and what an early look for
-    another dealing needs: pure data, so the service runs it off its event loop a scan after
-    the board changed, not after the whole settle time."""
+    """A still board that the working guess reads as a mistake (or a step under way), and what
+    an early look for another dealing needs: pure data, so the service runs it off its event
+    loop a scan after the board changed, not after the whole settle time."""
 
     game: Game[Any]
     state: Any

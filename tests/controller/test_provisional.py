@@ -13,13 +13,23 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.cli.compose import build_service, load_board
 from controller.journal import Journal
-from controller.referee import Discrepancy, NoChange, Successor, TakeBack, begins
+from controller.referee import (
+    Discrepancy,
+    InProgress,
+    NoChange,
+    Successor,
+    TakeBack,
+    begins,
+    decide,
+)
 from controller.table import Table
+from controller.unresolved import UNRESOLVED
 from games.core.playout import seat_names
 from games.registry import get_game
 from hardware.leds import RecordingStrip
 
 GAME = get_game("trapper")
+PAD = "pad:play:1"
 
 
 def trapper_table(tmp_path, dealer: str = "players") -> Table:
@@ -64,6 +74,60 @@ def test_the_hand_going_on_makes_a_step_judged_early_the_bigger_one(tmp_path) ->
         else:
             table.observe(rng.choice(table.successors.changing).board)
     assert met == {"pass", "move"}
+
+
+def paid_alone(table: Table) -> tuple[Successor, dict[str, str]] | None:
+    """A joker move of the trapper whose colour the pad shows already, and its board paid with
+    one card of that colour instead, if the working guess reads that board as the joker pair
+    begun (it gave the player no card of that colour to pay alone)."""
+    current = table.successors.board
+    for joker in table.successors.changing:
+        colour = joker.action.split()[0]
+        if " joker " not in joker.action or current.get(PAD) != f"card:{colour}":
+            continue
+        board = {**joker.board, PAD: f"card:{colour}"}
+        del board["pad:play:2"]
+        if isinstance(decide(table.successors, board), InProgress):
+            return joker, board
+    return None
+
+
+def test_one_card_the_guess_gave_away_is_judged_early_and_a_pair_laid_after_it_amends(
+        tmp_path) -> None:
+    """A second move in a turn paid with one card of the trapper's colour leaves the pad
+    showing that colour, as the first payment did. If the working guess gave that player no
+    such card, the board reads as a joker pair begun; an early look finds the dealing under
+    which it is the single payment, and the move is taken then, provisionally. If the hand
+    goes on to lay the pair, the joker move replaces it, under the dealing the table had
+    before the look when the look's dealing leaves no pair (both cases are met)."""
+    table, rng, met = trapper_table(tmp_path), random.Random(7), set()
+    while met != {True, False} and not GAME.is_terminal(table.state):
+        case = paid_alone(table)
+        look = table.early_look(case[1]) if case else None
+        found = look.find() if look else None
+        if case is None or look is None or found is None:
+            table.observe(rng.choice(table.successors.changing).board)
+            continue
+        joker, board = case
+        single = joker.action.split(" joker ")[0]
+        pair_still_legal = joker.action in GAME.legal_actions(found.states[-1])
+        start, guessed = len(table.actions), list(table.history.actions)
+        table.looked(look, found)
+        table.observe(board, early=True)
+        assert table.actions[start] == single and table.provisional == start
+        assert table.history.actions[:start] != guessed  # under another dealing
+        table.observe(joker.board)
+        assert table.actions[start] == joker.action and table.amended == len(met) + 1
+        if not pair_still_legal:  # the dealing from before the look, as it was
+            assert table.history.actions == [*guessed, joker.action]
+        stored = table.journal.active()
+        assert stored.actions == tuple(table.history.known)
+        assert [guess for guess in stored.guesses if guess] == [
+            action for action, known in zip(table.history.actions, table.history.known,
+                                            strict=True)
+            if known == UNRESOLVED]
+        met.add(pair_still_legal)
+    assert met == {True, False}
 
 
 def test_a_step_judged_once_settled_stands(tmp_path) -> None:
@@ -112,9 +176,10 @@ def trapper_service(tmp_path):
     service, registry = build_service(
         profile, tmp_path, urls=[str(tmp_path / f"no-hub{n}") for n in range(len(profile.hubs))],
         strip=strip, pin_factory=MockFactory(), rng=random.Random(1))
-    uid_of = {piece: f"{number:08x}" for number, piece in enumerate(GAME.pieces(), start=1)}
+    pieces = [*GAME.pieces(), *(f"{piece}#2" for piece in GAME.pieces() if "card:" in piece)]
+    uid_of = {piece: f"{number:08x}" for number, piece in enumerate(pieces, start=1)}
     for piece, uid in uid_of.items():
-        registry.enroll(uid, piece)
+        registry.enroll(uid, piece.removesuffix("#2"))  # a card's twin: a pair of one colour
     reader_of = {site: reader for reader, site in profile.readers.items()}
     service.new_game(seat_names(3), {})
     for hub in service.hubs:
@@ -166,6 +231,50 @@ def test_the_out_marker_within_the_settle_time_makes_the_pass_a_retirement(tmp_p
         assert service.judge_at(clock[0]) is None
         service.judge()
         assert table.actions[start] == "pass" and isinstance(table.decision, Discrepancy)
+
+
+def test_the_service_judges_one_card_the_guess_gave_away_a_scan_after_it_lands(
+        tmp_path) -> None:
+    """Through the service's clock: the board the working guess reads as a joker pair begun
+    is looked at early (not after the pause a step under way waits for), judged a scan after
+    it lands as the single payment, and the pair laid 0.3 s later makes it the joker move."""
+    service, uid_of, reader_of = trapper_service(tmp_path)
+    table, clock, rng = service.table, [10.0], random.Random(3)
+    service.clock = lambda: clock[0]
+
+    def lay(board: dict[str, str], now: float) -> None:
+        clock[0] = now
+        service.tracker.snapshot({reader: uid_of.get(board.get(site, "") + (
+            "#2" if site == "pad:play:2" else "")) for site, reader in reader_of.items()}, now)
+
+    def a_case() -> tuple[Successor, dict[str, str]] | None:
+        case = paid_alone(table)
+        look = table.early_look(case[1]) if case else None
+        return case if look is not None and look.find() is not None else None
+
+    while (case := a_case()) is None and not GAME.is_terminal(table.state):
+        lay(rng.choice(table.successors.changing).board, clock[0] + 1.0)
+        clock[0] = service.tracker.settles_at()
+        service.judge()
+    assert case is not None
+    joker, board = case
+    start, searched = len(table.actions), list(table.search_costs)
+    lay(board, clock[0] + 1.0)
+    landed = clock[0]
+    assert service.judge_at(landed + 0.05) == pytest.approx(landed + 0.1)  # a scan of stillness
+    wake = service.judge_at(landed + 0.1)  # the look, then any lift still unreported
+    assert wake is None or wake < landed + 0.2 < service.tracker.settles_at()
+    clock[0] = wake or landed + 0.2
+    assert service.judge_at(clock[0]) is None
+    service.judge()
+    assert table.actions[start] == joker.action.split(" joker ")[0]
+    assert table.provisional == start and table.search_costs == searched  # the look's answer
+    lay(joker.board, landed + 0.3)
+    clock[0] = landed + 0.3 + 0.125
+    assert service.judge_at(clock[0]) is None  # the joker move, one step from before
+    service.judge()
+    assert table.actions[start] == joker.action and table.amended == 1
+    assert table.journal.active().actions == tuple(table.history.known)
 
 
 def test_the_first_move_after_a_stack_built_does_not_rebuild_it(tmp_path) -> None:

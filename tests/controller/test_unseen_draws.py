@@ -106,7 +106,7 @@ def test_a_card_the_working_guess_set_aside_is_still_a_legal_play(tmp_path) -> N
     assert table.early_look(shown) is None  # once per board
     lifted = {site: piece for site, piece in table.expected_board.items() if site != "stack:1"}
     assert isinstance(decide(table.successors, lifted), InProgress)
-    assert table.early_look(lifted) is None  # a step under way: searched once settled
+    assert table.early_look(lifted) is None  # only lifted, a step under way: once settled
     searches = len(table.search_costs)
     people.step(surprise[0])  # judged: the look's dealing is taken, no search again
     assert table.actions[-1] == surprise[0] and len(table.search_costs) == searches
