@@ -341,7 +341,7 @@ class Table:
         elif len(self.actions) == before and isinstance(decision, NoChange) and (
                 amendable is not None and amendable < before):  # the step as it was: a fidget
             self.provisional = amendable
-        else:
+        if self.provisional is None:  # kept with the step (a fidget, an amend to ask again)
             self._dealing_before = None
         return decision
 
@@ -486,7 +486,7 @@ class Table:
         if not mine:
             return None
         return Look(self.game, self.state, key, tuple(self.history.known), tuple(self.reveals),
-                    self._working(), mine, self._seed())
+                    self._working(), mine, self._seed(), isinstance(decision, InProgress))
 
     def looked(self, look: Look, found: Resolution | None) -> None:
         """Keep an early look's answer while the table is where it was asked."""

@@ -12,11 +12,12 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from controller.cli.compose import build_service, load_board
-from controller.journal import Journal
+from controller.journal import Journal, JournalFull
 from controller.referee import (
     Discrepancy,
     InProgress,
     NoChange,
+    NotRecorded,
     Successor,
     TakeBack,
     begins,
@@ -93,15 +94,20 @@ def paid_alone(table: Table) -> tuple[Successor, dict[str, str]] | None:
 
 
 def test_one_card_the_guess_gave_away_is_judged_early_and_a_pair_laid_after_it_amends(
-        tmp_path) -> None:
+        tmp_path, monkeypatch) -> None:
     """A second move in a turn paid with one card of the trapper's colour leaves the pad
     showing that colour, as the first payment did. If the working guess gave that player no
     such card, the board reads as a joker pair begun; an early look finds the dealing under
     which it is the single payment, and the move is taken then, provisionally. If the hand
     goes on to lay the pair, the joker move replaces it, under the dealing the table had
-    before the look when the look's dealing leaves no pair (both cases are met)."""
+    before the look when the look's dealing leaves no pair (both cases are met); a journal
+    that cannot record the amend leaves it to be asked again, that dealing kept with it."""
     table, rng, met = trapper_table(tmp_path), random.Random(7), set()
-    while met != {True, False} and not GAME.is_terminal(table.state):
+
+    def full(*_: object) -> None:
+        raise JournalFull(tmp_path / "journal.sqlite3")
+
+    while met != {True, False, "full"} and not GAME.is_terminal(table.state):
         case = paid_alone(table)
         look = table.early_look(case[1]) if case else None
         found = look.find() if look else None
@@ -109,15 +115,23 @@ def test_one_card_the_guess_gave_away_is_judged_early_and_a_pair_laid_after_it_a
             table.observe(rng.choice(table.successors.changing).board)
             continue
         joker, board = case
+        assert look.under_way  # a shorter look, among the player's own draws
         single = joker.action.split(" joker ")[0]
         pair_still_legal = joker.action in GAME.legal_actions(found.states[-1])
         start, guessed = len(table.actions), list(table.history.actions)
+        amended = table.amended
         table.looked(look, found)
         table.observe(board, early=True)
         assert table.actions[start] == single and table.provisional == start
         assert table.history.actions[:start] != guessed  # under another dealing
+        if not pair_still_legal and "full" not in met:  # the journal refuses the take-back once
+            with monkeypatch.context() as patch:
+                patch.setattr(table.journal, "take_back", full)
+                assert isinstance(table.observe(joker.board), NotRecorded)
+            assert table.provisional == start and table.actions[start] == single
+            met.add("full")
         table.observe(joker.board)
-        assert table.actions[start] == joker.action and table.amended == len(met) + 1
+        assert table.actions[start] == joker.action and table.amended == amended + 1
         if not pair_still_legal:  # the dealing from before the look, as it was
             assert table.history.actions == [*guessed, joker.action]
         stored = table.journal.active()
@@ -127,7 +141,7 @@ def test_one_card_the_guess_gave_away_is_judged_early_and_a_pair_laid_after_it_a
                                             strict=True)
             if known == UNRESOLVED]
         met.add(pair_still_legal)
-    assert met == {True, False}
+    assert met == {True, False, "full"}
 
 
 def test_a_step_judged_once_settled_stands(tmp_path) -> None:

@@ -101,6 +101,7 @@ def test_a_card_the_working_guess_set_aside_is_still_a_legal_play(tmp_path) -> N
     working = list(table.history.actions)
     look = table.early_look(shown)
     assert look is not None and not table.a_step_if_dealt_otherwise(shown)  # not looked yet
+    assert not look.under_way  # a mistake under the guess: the whole look, swaps too
     table.looked(look, look.find())
     assert table.a_step_if_dealt_otherwise(shown) and table.history.actions == working
     assert table.early_look(shown) is None  # once per board
