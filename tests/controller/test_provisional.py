@@ -24,7 +24,7 @@ from controller.referee import (
     decide,
 )
 from controller.table import Table
-from controller.unresolved import UNRESOLVED
+from controller.unresolved import UNRESOLVED, Look, Resolution
 from games.core.playout import seat_names
 from games.registry import get_game
 from hardware.leds import RecordingStrip
@@ -93,6 +93,15 @@ def paid_alone(table: Table) -> tuple[Successor, dict[str, str]] | None:
     return None
 
 
+def paid_alone_found(table: Table) -> tuple[Successor, dict[str, str], Look, Resolution] | None:
+    """``paid_alone``, if an early look finds the dealing under which its board is one step;
+    with that look and its answer."""
+    case = paid_alone(table)
+    look = table.early_look(case[1]) if case else None
+    found = look.find() if look else None
+    return None if case is None or look is None or found is None else (*case, look, found)
+
+
 def test_one_card_the_guess_gave_away_is_judged_early_and_a_pair_laid_after_it_amends(
         tmp_path, monkeypatch) -> None:
     """A second move in a turn paid with one card of the trapper's colour leaves the pad
@@ -108,13 +117,10 @@ def test_one_card_the_guess_gave_away_is_judged_early_and_a_pair_laid_after_it_a
         raise JournalFull(tmp_path / "journal.sqlite3")
 
     while met != {True, False, "full"} and not GAME.is_terminal(table.state):
-        case = paid_alone(table)
-        look = table.early_look(case[1]) if case else None
-        found = look.find() if look else None
-        if case is None or look is None or found is None:
+        if (case := paid_alone_found(table)) is None:
             table.observe(rng.choice(table.successors.changing).board)
             continue
-        joker, board = case
+        joker, board, look, found = case
         assert look.under_way  # a shorter look, among the player's own draws
         single = joker.action.split(" joker ")[0]
         pair_still_legal = joker.action in GAME.legal_actions(found.states[-1])
@@ -261,17 +267,12 @@ def test_the_service_judges_one_card_the_guess_gave_away_a_scan_after_it_lands(
         service.tracker.snapshot({reader: uid_of.get(board.get(site, "") + (
             "#2" if site == "pad:play:2" else "")) for site, reader in reader_of.items()}, now)
 
-    def a_case() -> tuple[Successor, dict[str, str]] | None:
-        case = paid_alone(table)
-        look = table.early_look(case[1]) if case else None
-        return case if look is not None and look.find() is not None else None
-
-    while (case := a_case()) is None and not GAME.is_terminal(table.state):
+    while (case := paid_alone_found(table)) is None and not GAME.is_terminal(table.state):
         lay(rng.choice(table.successors.changing).board, clock[0] + 1.0)
         clock[0] = service.tracker.settles_at()
         service.judge()
     assert case is not None
-    joker, board = case
+    joker, board, _, _ = case
     start, searched = len(table.actions), list(table.search_costs)
     lay(board, clock[0] + 1.0)
     landed = clock[0]
