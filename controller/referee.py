@@ -147,12 +147,6 @@ class SecretShown:
 
 
 @dataclass(frozen=True, slots=True)
-class Considering:
-    """No reading yet: the table is looking for a dealing of the unseen draws that explains
-    the board (off the service's loop); it judges the board again when it has one or none."""
-
-
-@dataclass(frozen=True, slots=True)
 class NotRecorded(Discrepancy):
     """A legal step the journal could not record (its disk full, say): not taken, so the game
     does not move on. A discrepancy for the page and the LEDs (its sites lit as wrong), whose
@@ -166,8 +160,7 @@ class NotRecorded(Discrepancy):
                         {"why": self.why or Sentence("the journal cannot record it")})
 
 
-Decision = (NoChange | Accept | Choose | InProgress | TakeBack | Discrepancy | SecretShown
-            | Considering)
+Decision = NoChange | Accept | Choose | InProgress | TakeBack | Discrepancy | SecretShown
 
 
 def capitalised(text: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -44,7 +45,7 @@ from .health import HardwareHealth
 from .hubs import MODEL_MARGIN, Hub
 from .journal import JournalError
 from .language import catalogue
-from .referee import NotRecorded, Successors, changed_sites, one_step
+from .referee import Choose, NoChange, NotRecorded, Successors, changed_sites, one_step
 from .seats import SeatRecord
 from .table import Table
 from .tracker import Tracker
@@ -81,6 +82,12 @@ NO_AI_HINTS = Sentence("hints need the AI: pip install '.[ai]'")
 Reply = Sentence | str
 """A command's answer for people: a Sentence the web layer words in the reader's language, or
 a game's own text (an action as the records write it) shown as it is."""
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread holds the GIL while another waits for it (Python's default is 0.005). The
+searches, the early looks and the AI think in worker threads in pure Python; with the
+default, a hub frame (read in the link's thread, judged on the loop) and a simulator's virtual
+hubs (threads standing in for separate microcontrollers) waited 5 ms at each hand-over: a
+Trapper mistake's red light came up to half a second late while an early look ran."""
 KEEPALIVE = 15.0
 """Seconds without a change after which an SSE client is sent the status again (the hubs'
 counters, and a proxy keeps the connection open)."""
@@ -141,6 +148,8 @@ class TableService:
         table.search_inline = False  # long searches run off the loop (_consider)
         self._considering: Puzzle | None = None
         self._search_task: asyncio.Task[None] | None = None
+        self._stopped = False
+        """The service has stopped: a search still running in its thread stops too."""
         self._looking: Look | None = None
         """The early look running off the loop (``_look_early``): one at a time, and only
         while the board stays as it was (a look runs its whole budget on a board no dealing
@@ -204,6 +213,8 @@ class TableService:
 
     # -- running -----------------------------------------------------------------------------
     async def run(self) -> None:
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        self._stopped = False
         panel = ButtonPanel.to_queue(self.profile.buttons, asyncio.get_running_loop(),
                                      self.buttons, self.pin_factory)
         tasks = [
@@ -223,7 +234,8 @@ class TableService:
             await asyncio.gather(*tasks)
         finally:
             self._looking = None  # an early look still running stops at its next apply
-            for running in (self._think_task, self._look_task):  # ends in its own thread
+            self._stopped = True  # and so does a search
+            for running in (self._think_task, self._look_task, self._search_task):  # own thread
                 if running is not None and running.get_loop() is asyncio.get_running_loop():
                     tasks.append(running)
             for task in tasks:
@@ -440,6 +452,8 @@ class TableService:
         self._close_provisional()
         if tracker.settled(now):
             return None
+        if self.adaptive and self._agrees_again():
+            return None  # a wrong piece lifted: cleared by the scan that shows it
         still, quick = tracker.still_at(), tracker.quick_at()
         if self.adaptive and now >= still and self._one_step(now) and (
                 now >= quick or not self._a_lift_could_change_it()):
@@ -461,6 +475,15 @@ class TableService:
                 self.table.provisional = None
             else:
                 self._provisional = (since, float("inf"))
+
+    def _agrees_again(self) -> bool:
+        """Does the board show the game's position again while the table still says it is
+        wrong (or a step is under way, or a take-back is offered)? Judging it then can only
+        clear that: a hand going on is judged anew."""
+        table = self.table
+        if not table.started or self.blind_sites or isinstance(table.decision, NoChange | Choose):
+            return False
+        return table.board_to_judge(self.tracker.board) == table.expected_board
 
     def _one_step(self, now: float) -> bool:
         """The observed board is exactly one legal step's result (``referee.one_step``), or
@@ -576,9 +599,15 @@ class TableService:
                 self._considering = None
                 self.judge()
                 return
+        cut = False
+
+        def stop() -> bool:  # asked from the search's thread; once told, it stays stopped
+            nonlocal cut
+            cut = cut or self._stopped or not self.table.wants(puzzle)
+            return cut
+
         try:
-            found, costs = await asyncio.to_thread(
-                explain, puzzle, lambda: not self.table.wants(puzzle))
+            found, costs = await asyncio.to_thread(explain, puzzle, stop)
         except Exception:  # a search failing must not stop the table
             log.exception("the search for a dealing failed")
             found, costs = None, []
@@ -586,7 +615,7 @@ class TableService:
             if self._considering is puzzle:
                 self._considering = None
         try:
-            self.table.solve(puzzle, found, costs)
+            self.table.solve(puzzle, found, costs, stopped=cut)
         except JournalError as error:  # the dealing found cannot be kept: _retry_journal
             self.table.not_recorded(error)  # asks again, every few seconds, not at once
             self.relight()

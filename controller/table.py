@@ -30,7 +30,6 @@ from .language import ENGLISH, piece_namer, site_namer
 from .referee import (
     Accept,
     Choose,
-    Considering,
     Decision,
     Discrepancy,
     InProgress,
@@ -142,6 +141,11 @@ class Table:
         self.amended = 0
         """Provisional steps judged again because the hand went on (``bench hand-to-light``)."""
         self._pending: tuple[Any, list[tuple[int, int]]] | None = None
+        self._limiting: tuple[Any, bool] | None = None
+        self._judged: frozenset[tuple[str, str]] = frozenset()
+        """The board ``decision`` was judged on (a search's answer withdraws only its red)."""
+        self._made: tuple[Any, set[Any]] | None = None
+        """The kinds of change this game's steps have made so far (``_a_hand_could_show``)."""
 
     # -- starting and resuming ---------------------------------------------------------------
     def new_game(self, players: Sequence[str], options: Mapping[str, str] | None = None,
@@ -316,9 +320,8 @@ class Table:
             if puzzle is not None and self.search_inline:
                 if self.solve(puzzle, *explain(puzzle)):
                     decision = self._judge(board)  # an unseen draw dealt otherwise explains it
-            elif puzzle is not None:  # the service searches off its loop, then judges again
-                self.puzzle = puzzle
-                decision = Considering()
+            elif puzzle is not None:  # the likely verdict stands while the service searches
+                self.puzzle = puzzle  # off its loop; a dealing found withdraws it (``solve``)
             if type(decision) is Discrepancy and self._here in self._insist and (
                     self._patient is None):
                 decision = dataclasses.replace(decision, why=CONFIRM_TO_LOOK_FURTHER)
@@ -333,6 +336,7 @@ class Table:
         if decision != self.decision:
             self._report(decision)
         self.decision = decision
+        self._judged = frozenset(board.items())
         if early and len(self.actions) > before and self.service_draws == dealt and (
                 not self.game.is_terminal(self.state)) and (  # a card shown on a phone stays
                 self.game.actor(self.states[before]) not in self.ai):  # the AI's move is its
@@ -453,9 +457,9 @@ class Table:
             self._patient = None  # the board changed: the patient search stops (``wants``)
         if self._patient is not None and self._patient.key not in self._unexplained:
             return self._patient
-        if UNRESOLVED not in self.history.known or not isinstance(
-                decision, (Discrepancy, InProgress, TakeBack)):
-            return None
+        if not isinstance(decision, (Discrepancy, InProgress, TakeBack)) or not (
+                self._unseen_limits_play()) or not self._a_hand_could_show(board):
+            return None  # no dealing can matter, or no hand makes such a change
         puzzle = Puzzle(self.game, tuple(self.history.known), tuple(self.reveals),
                         self._working(), dict(board),
                         tuple(self.history.earlier_boards(MAX_TAKE_BACK)),
@@ -470,7 +474,7 @@ class Table:
         laid (a trapper moved and the pad showing the colour it showed: a joker pair begun,
         under a guess that gave that player no card of the trapper's colour; another dealing
         may make it a whole step, taken provisionally: ``_amendment``)."""
-        if not self.started or UNRESOLVED not in self.history.known or (
+        if not self.started or not self._unseen_limits_play() or (
                 self.game.is_terminal(self.state)):
             return None
         key = (len(self.reveals), frozenset(board.items()))
@@ -483,7 +487,7 @@ class Table:
             return None  # a take-back, or pieces only lifted (a hand mid-step): once settled
         actor = self.game.actor(self.state)
         mine = self._draws_seen_by(actor) if actor >= 0 else frozenset()
-        if not mine:
+        if not mine or not self._a_hand_could_show(board):
             return None
         return Look(self.game, self.state, key, tuple(self.history.known), tuple(self.reveals),
                     self._working(), mine, self._seed(), isinstance(decision, InProgress))
@@ -507,25 +511,39 @@ class Table:
         return self._early_answer(board) is not None
 
     def _draws_seen_by(self, seat: int) -> frozenset[int]:
-        """The unseen draws that went to ``seat`` (into its hand), worked out once each."""
+        """The unseen draws that went to ``seat`` (into its hand) and may decide what it can
+        play (``Game.limits_play``: not a mission card), worked out once each."""
         seen = self._owners
         del seen[len(self.actions):]
         for index in range(len(seen), len(self.actions)):
-            unseen = self.history.known[index] == UNRESOLVED
-            seen.append(owners(self.game, self.states[index]) if unseen else frozenset())
+            state = self.states[index]
+            unseen = self.history.known[index] == UNRESOLVED and self.game.limits_play(state)
+            seen.append(owners(self.game, state) if unseen else frozenset())
         return frozenset(index for index, seats in enumerate(seen) if seat in seats)
 
-    def solve(self, puzzle: Puzzle, found: Resolution | None, costs: Sequence[SearchCost]
-              ) -> bool:
+    def _unseen_limits_play(self) -> bool:
+        """Is there an unseen draw whose outcome may decide what is legal (a card in a hand)?
+        Without one no other dealing can make a board legal: nothing is searched."""
+        known, states = self.history.known, self.states
+        cached = self._limiting
+        if cached is None or cached[0] is not self.state:
+            cached = self._limiting = (self.state, any(
+                step == UNRESOLVED and self.game.limits_play(states[index])
+                for index, step in enumerate(known)))
+        return cached[1]
+
+    def solve(self, puzzle: Puzzle, found: Resolution | None, costs: Sequence[SearchCost],
+              stopped: bool = False) -> bool:
         """Take a search's answer, if the table is still where it was asked; True if it is
-        (judge the board again then)."""
+        (judge the board again then). ``stopped``: the search was told to stop (its board
+        was judged anew meanwhile, even if it is back now): it proved nothing."""
         self.search_costs.extend(costs)
         del self.search_costs[:-50]
         if self.puzzle is not None and self.puzzle.key == puzzle.key:
             self.puzzle = None
         if not self.started or (len(self.history.known), len(self.reveals)) != puzzle.key[:2]:
             return False
-        stopped = puzzle.patient and self._patient is not puzzle  # the board changed meanwhile
+        stopped = stopped or not self.wants(puzzle)  # the board changed: nothing learnt
         if found is None and not stopped:
             self._unexplained.add(puzzle.key)
             if not puzzle.patient and worth_patience(costs) and self._a_hand_could_show(
@@ -534,6 +552,9 @@ class Table:
             elif puzzle.patient:  # it looked as far as it may: the board stays refused
                 self._insist.pop(puzzle.key[:3], None)
         elif found is not None:
+            if isinstance(self.decision, Discrepancy) and self._judged == puzzle.key[2]:
+                self.log("move", Sentence("a way of dealing the box explains the board after "
+                                          "all: the red light is withdrawn"))
             self._adopt(found)
         if puzzle.patient and not stopped:
             self._patient = None
@@ -553,16 +574,21 @@ class Table:
             return {change(site, after.get(site)) for site in before.keys() | after.keys()
                     if before.get(site) != after.get(site)}
 
-        boards = [self.game.board(state) for state in self.states]
-        made = set().union(*(changes(before, after) for before, after in pairwise(boards)),
-                           *(changes(boards[-1], successor.board)
-                             for successor in self.successors.changing))
-        return changes(boards[-1], board) <= made
+        if self._made is None or self._made[0] is not self.successors:  # an AI seat's too
+            boards = [self.game.board(state) for state in self.states]
+            self._made = (self.successors, set().union(
+                *(changes(before, after) for before, after in pairwise(boards)),
+                *(changes(boards[-1], successor.board)
+                  for successor in self.successors.changing)))
+        return changes(self.expected_board, board) <= self._made[1]
 
     def wants(self, puzzle: Puzzle) -> bool:
-        """Is the answer to this search still wanted (the board as it was)? A patient search
-        asks as it goes, and stops when the board changes."""
-        return not puzzle.patient or self._patient is puzzle
+        """Is the answer to this search still wanted? Only while its board is the one last
+        judged (a wrong piece lifted, a hand going on: the search stops at its next apply),
+        and a patient one while the player's confirm stands. Asked from the search's thread."""
+        if puzzle.patient:
+            return self._patient is puzzle
+        return self._here == puzzle.key[:3]
 
     @property
     def may_look_further(self) -> bool:

@@ -13,6 +13,11 @@ put right after the table has had its say:
   an empty site); then the piece is moved where it belongs.
 - ``illegal_move``: before the real move, a move no rule allows (two pieces swapped, a piece
   moved to an empty site); it is then taken back and the real move made.
+- ``stray_piece`` (only when asked for, ``mistake_kinds``): a piece from the box laid on an
+  empty site no legal step changes; it is then lifted again and the real move made.
+
+While a wrong board lies on the table (made, not yet being put right) ``wrong_board`` holds it:
+a measurement tells the table's red light for a mistake from one on a right move.
 
 With `slide_rate` > 0 that share of the steps ending with a piece laid end with it dragged to
 its site over two wrong sites, the way a hand slides a piece across the table (`Drag`): the
@@ -47,7 +52,8 @@ from simulator.virtual_table import VirtualTable
 Board = Mapping[str, str]
 Danger = set[frozenset[tuple[str, str]]]
 """Boards (as frozensets of their items) the table must not pass through."""
-MistakeKind = Literal["wrong_site", "illegal_move"]
+MistakeKind = Literal["wrong_site", "illegal_move", "stray_piece"]
+MISTAKE_KINDS: tuple[MistakeKind, ...] = ("wrong_site", "illegal_move", "stray_piece")
 Hook = Callable[..., Any]
 """A plain function or a coroutine function; the bot awaits the result when it is awaitable."""
 
@@ -252,12 +258,16 @@ class AutoplayBot:
         show_secrets: bool = False,
         looks_further: Callable[[], Awaitable[bool] | bool] | None = None,
         slide_rate: float = 0.0,
+        mistake_kinds: Sequence[MistakeKind] = ("wrong_site", "illegal_move"),
     ) -> None:
         for name, rate in (("mistake_rate", mistake_rate), ("slide_rate", slide_rate)):
             if not 0.0 <= rate <= 1.0:
                 raise ValueError(f"{name} is a share 0..1, got {rate}")
         if settle_every not in ("step", "action"):
             raise ValueError(f"settle_every is 'step' or 'action', not {settle_every!r}")
+        if not mistake_kinds or not set(mistake_kinds) <= set(MISTAKE_KINDS):
+            raise ValueError(f"mistake_kinds are some of {', '.join(MISTAKE_KINDS)}, not "
+                             f"{list(mistake_kinds)}")
         if confirm_button not in table.buttons.roles:
             raise ValueError(f"the table has no {confirm_button!r} button")
         self.table = table
@@ -268,6 +278,9 @@ class AutoplayBot:
         self.settle = settle
         self.rng = random.Random(seed)
         self.mistake_rate = mistake_rate
+        self.mistake_kinds = tuple(mistake_kinds)
+        self.wrong_board: dict[str, str] | None = None
+        """The wrong board a mistake left on the table, until the hand puts it right."""
         self.slide_rate = slide_rate
         self._slide_rng = random.Random(seed)
         """Its own: with slides or without, a seed plays the same game."""
@@ -511,11 +524,11 @@ class AutoplayBot:
 
     async def _mistake(self, turn: _Turn, after: dict[str, str]) -> MistakeKind | None:
         """Make a mistake of some kind if a safe one exists; returns its kind."""
-        kinds: list[MistakeKind] = ["wrong_site", "illegal_move"]
+        kinds = list(self.mistake_kinds)
         self.rng.shuffle(kinds)
         for kind in kinds:
             for _ in range(MISTAKE_TRIES):
-                wrong = self._wrong_board(kind, turn.board, after)
+                wrong = self._wrong_board(kind, turn, after)
                 if wrong is None:
                     break
                 if self._acceptable(kind, turn, after, wrong):
@@ -541,6 +554,7 @@ class AutoplayBot:
         straight on to the intended board, an illegal move is taken back first."""
         there = self._plan(turn.board, wrong)
         await self._steps(turn.board, there, turn.danger)
+        self.wrong_board = wrong
         if self.settle_every == "action":
             await _call(self.settle)
         target = after if kind == "wrong_site" else turn.board
@@ -550,11 +564,23 @@ class AutoplayBot:
         )
         danger = turn.danger if kind == "wrong_site" else turn.danger | {_key(after)}
         await self._steps(wrong, correction, danger)
-        if self.settle_every == "action" and kind == "illegal_move":
+        self.wrong_board = None  # put right (a red judged on the way is still the mistake's)
+        if self.settle_every == "action" and kind != "wrong_site":  # put back: judged first
             await _call(self.settle)
 
-    def _wrong_board(self, kind: MistakeKind, board: Board, after: Board) -> dict[str, str] | None:
-        rng = self.rng
+    def _wrong_board(self, kind: MistakeKind, turn: _Turn, after: Board
+                     ) -> dict[str, str] | None:
+        rng, board = self.rng, turn.board
+        if kind == "stray_piece":
+            changed = {site for step in turn.successors.values()
+                       for site in step.keys() | board.keys() if step.get(site) != board.get(site)}
+            pads = {self.game.choice_site, self.game.reveal_site}
+            empty = [site for site in self.table.sites
+                     if site not in board and site not in changed and site not in pads]
+            box = self.table.in_box()
+            if not empty or not box:
+                return None
+            return {**board, rng.choice(empty): rng.choice(box)}
         if kind == "wrong_site":  # a tower is never carried off whole by mistake
             moved = [site for site in after
                      if board.get(site) != after[site] and PILE_JOIN not in after[site]]

@@ -277,6 +277,14 @@ class VirtualTable:
             known = ", ".join(self.sites)
             raise NoSuchSite(f"{site!r} is not a site of this table (sites: {known})")
 
+    def in_box(self) -> list[str]:
+        """The pieces of which a copy is still in the box (none of its tags on the table)."""
+        with self._lock:
+            used = {item for stack in self._on_site.values() for item in stack
+                    if isinstance(item, VirtualTag)}
+        return sorted(piece for piece in self.tags.pieces
+                      if any(tag not in used for tag in self.tags.tags_of(piece)))
+
     def _free_tag(self, piece: str) -> VirtualTag:
         if piece not in self.tags.pieces:
             raise TableError(f"{piece!r} is not a piece of {self.game.name}")

@@ -76,8 +76,9 @@ def rss_mb() -> float:
 
 
 class _PtyHub:
-    """Just enough hub to answer the link's hello and snapshot requests on a real pty, and to
-    write tag frames at the moments the benchmark chooses."""
+    """Just enough hub to answer the link's hello and snapshot requests on a real pty, to send
+    its heartbeat every second (a hub silent for longer is taken as down, its region blind),
+    and to write tag frames at the moments the benchmark chooses."""
 
     def __init__(self, readers: int) -> None:
         import os
@@ -103,6 +104,10 @@ class _PtyHub:
 
         if isinstance(message, TagArrived | TagLeft):
             self.changes = (self.changes + 1) & 0xFFFF
+            if isinstance(message, TagLeft):  # a snapshot asked for later says the same
+                self.uids.pop(message.reader, None)
+            else:
+                self.uids[message.reader] = message.uid
         os.write(self.master, self.codec.encode(message, self.seq))
         self.seq = (self.seq + 1) & 0xFFFF
 
@@ -112,6 +117,7 @@ class _PtyHub:
 
         from hardware.protocol import (
             PROTOCOL_VERSION,
+            Heartbeat,
             Hello,
             ReaderState,
             ReaderStatus,
@@ -121,8 +127,14 @@ class _PtyHub:
         )
 
         decoder = self.codec.StreamDecoder()
+        started = beat = time.monotonic()
         while not self.stop:
             ready, _, _ = select.select([self.master], [], [], 0.05)
+            now = time.monotonic()
+            if now - beat >= 1.0:
+                beat = now
+                uptime = int((now - started) * 1000)
+                self.send(Heartbeat(uptime, uptime // 10, 0, 0, 10_000))
             if not ready:
                 continue
             for packet in decoder.feed(os.read(self.master, 4096)):
@@ -141,7 +153,8 @@ async def led_latency(events: int, rate: float,
     The settle time and the wait for unreported lifts are set to zero here: they are deliberate
     waits (the profile's ``settle_ms``; the hub's miss limit of scans after an arrival) that
     come on top of these figures. Each event lifts or puts back the bottom tiki, so each
-    one changes what the LEDs show.
+    one changes what the LEDs show. The service deals the secrets (the digital dealer): the
+    figure is the path from a frame to the light, not a search for another dealing.
     """
     import asyncio
     import tempfile
@@ -167,10 +180,12 @@ async def led_latency(events: int, rate: float,
             uid = bytes([4, 0xA0, 0, 0, 0, 0, reader])
             registry.enroll(uid, f"tiki:{tiki}")
             hub.uids[reader] = uid
-        service.tracker.settle_seconds = 0.0
-        service.wait_for_lifts = False
-        service.tracker.lift_latency = 0.0
-        service.new_game(["anna", "ben"], {"edition": "gamewright"})
+        service.wait_for_lifts = False  # the tracker's waits for the hub's scans: none
+        service.watch_hubs = False  # this hub reads every reader every scan
+        tracker = service.tracker
+        tracker.settle_seconds = tracker.lift_latency = tracker.round_seconds = 0.0
+        tracker.quick_seconds = tracker.tie_seconds = tracker.flicker_seconds = 0.0
+        service.new_game(["anna", "ben"], {"edition": "gamewright"}, dealer="digital")
         pushes: list[float] = []
         relight = service.relight
 
@@ -183,7 +198,11 @@ async def led_latency(events: int, rate: float,
         service.relight = timed_relight  # type: ignore[method-assign]
         task = asyncio.create_task(service.run())
         await service.link.wait_connected(10)
-        while service.table.status().phase != "play":
+        deadline = time.perf_counter() + 10.0
+        while service.table.status().phase != "play":  # the stack laid, as the hub says
+            if time.perf_counter() > deadline:
+                raise TimeoutError("the bench table never reached the phase 'play': the "
+                                   f"hub's stack was judged {service.table.decision}")
             await asyncio.sleep(0.01)
         written: list[float] = []
         latencies: list[float] = []

@@ -32,29 +32,43 @@ class BoxPlayers:
     legal moves, and lay their secrets on the reveal site when the score needs them."""
 
     def __init__(self, table: Table, players: list[str], options: dict[str, str] | None = None,
-                 seed: int = 0, prefer: Callable[[str], bool] = lambda action: False) -> None:
+                 seed: int = 0, prefer: Callable[[str], bool] = lambda action: False,
+                 observe: Callable[[dict[str, str]], Any] | None = None,
+                 searched: Callable[[], Any] = lambda: None) -> None:
         self.table, self.game = table, table.game
+        self._observe = observe
+        """How the table is shown a board, if not by ``table.observe`` (``bench pi-budget``
+        times it)."""
+        self.searched = searched
+        """Called after a confirm: a table that searches off its own path searches now."""
         self.state = self.game.initial(players, options)
         self.rng, self.prefer = random.Random(seed), prefer
         self.actions: list[str] = []
         self.to_show: list[tuple[int, tuple[str, ...]]] = []
         table.new_game(players, options)
 
+    def observe(self, board: dict[str, str]) -> Any:
+        return (self._observe or self.table.observe)(board)
+
+    def choose(self) -> str:
+        """What they do next: a draw from the box, or a legal move."""
+        game, state = self.game, self.state
+        if game.actor(state) == CHANCE:
+            return game.sample_chance(state, self.rng)
+        legal = game.legal_actions(state)
+        return next((a for a in legal if self.prefer(a)), None) or self.rng.choice(legal)
+
     def step(self, action: str | None = None) -> str:
         game, state = self.game, self.state
-        if action is None:
-            legal = game.legal_actions(state)
-            if game.actor(state) == CHANCE:
-                action = game.sample_chance(state, self.rng)
-            else:
-                action = next((a for a in legal if self.prefer(a)), None) or self.rng.choice(legal)
+        action = action or self.choose()
         self.state = game.apply(state, action)
         self.actions.append(action)
         for seat in game.needs_secrets(state, self.state):
             self.to_show.append((seat, game.revealed_pieces(state, seat)))
-        self.table.observe(game.board(self.state))
+        self.observe(game.board(self.state))
         if len(self.table.actions) < len(self.actions) and self.table.may_look_further:
             self.table.confirm()  # they know the step is right: the table looks further
+            self.searched()
         if len(self.table.actions) < len(self.actions):  # a step the board does not tell
             decision = self.table.decision
             if isinstance(decision, Choose):
@@ -70,8 +84,8 @@ class BoxPlayers:
         decisions = []
         while self.to_show and site not in board:
             _, pieces = self.to_show.pop(0)
-            decisions.append(self.table.observe({**board, site: pile_value(pieces)}))
-            self.table.observe(board)
+            decisions.append(self.observe({**board, site: pile_value(pieces)}))
+            self.observe(board)
         return decisions
 
     def play(self) -> None:

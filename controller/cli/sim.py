@@ -68,6 +68,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="seed of the autoplay bots, and of the page's next-step moves")
     parser.add_argument("--mistakes", type=float, default=0.1,
                         help="with --autoplay: share of actions done wrong first, then fixed")
+    parser.add_argument("--mistake-kinds", default="wrong_site,illegal_move",
+                        help="with --autoplay: which mistakes the bots make, comma separated "
+                             "(wrong_site, illegal_move, stray_piece: a piece from the box laid "
+                             "on a site no legal step changes, then lifted)")
     parser.add_argument("--slides", type=float, default=0.0,
                         help="with --autoplay: share of the steps ending with a piece laid "
                              "whose piece a hand drags over two wrong sites first (the table "
@@ -301,6 +305,12 @@ def autoplay(args: argparse.Namespace) -> int:
             0 <= args.pause_ms < float("inf")):
         raise UserError("--games must be at least 1, --mistakes and --slides shares from 0 "
                         "to 1, --pause-ms not negative")
+    from simulator.autoplay import MISTAKE_KINDS
+
+    kinds = tuple(kind.strip() for kind in args.mistake_kinds.split(",") if kind.strip())
+    if not kinds or not set(kinds) <= set(MISTAKE_KINDS):
+        raise UserError(f"--mistake-kinds: some of {', '.join(MISTAKE_KINDS)}, comma "
+                        f"separated, not {args.mistake_kinds!r}")
     ai = parse_ai(args.ai, players)
     if ai:
         load_advisor_class()
@@ -312,7 +322,7 @@ def autoplay(args: argparse.Namespace) -> int:
                                                     args.seed + number, args.mistakes, ai,
                                                     scan_ms(args), settle_ms(args),
                                                     args.dealer, args.slides,
-                                                    args.pause_ms / 1000)))
+                                                    args.pause_ms / 1000, kinds)))
         progress(f"autoplay: {number + 1}/{args.games} games")
     progress_done()
     summary = {
@@ -341,7 +351,8 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                        mistakes: float, ai: dict[str, int] | None = None,
                        scan: float | str = "realistic",
                        settle: int | None = HEADLESS_SETTLE_MS, dealer: str = "players",
-                       slides: float = 0.0, pause: float = 0.0) -> dict:
+                       slides: float = 0.0, pause: float = 0.0,
+                       mistake_kinds: Sequence[str] = ("wrong_site", "illegal_move")) -> dict:
     from simulator.autoplay import AutoplayBot
 
     ai_moves = 0
@@ -384,7 +395,9 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                           hidden_chance=drawn_by_the_service if digital else None,
                           decide=move_of_the_ai, show_secrets=not digital,
                           looks_further=lambda: service.table.may_look_further,
-                          slide_rate=slides)
+                          slide_rate=slides, mistake_kinds=mistake_kinds)  # type: ignore[arg-type]
+        timing.mistake = lambda: bot.wrong_board
+        timing.mistakes_made = lambda: len(bot.mistakes)
         result = await bot.play()
         for _ in range(500):  # a last button press (a silent last action) may still be handled
             if len(service.table.actions) >= len(result.record["actions"]):

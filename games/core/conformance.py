@@ -94,11 +94,15 @@ class _Run:
         state = game.initial(self.players, self.options)
         if game.players(state) != tuple(self.players):
             self.fail("players() does not return the names given to initial()")
+        twin: Any = None
+        """The state had the last draw that ``limits_play`` says decides nothing come out
+        otherwise: while the same actions stay possible, its players may do the same."""
         while True:
             self.check_state(state)
             if game.actor(state) == TERMINAL:
                 return
             action = random_step(game, state, self.rng)
+            twin = self.check_twin(state, twin, action)
             before = self.snapshot(state)
             after = game.apply(state, action)
             if self.snapshot(state) != before:
@@ -110,6 +114,27 @@ class _Run:
             state = after
             if self.steps > self.limits.max_steps:
                 self.fail(f"the game is longer than limits().max_steps = {self.limits.max_steps}")
+
+    def check_twin(self, state: Any, twin: Any, action: str) -> Any:
+        """A draw ``limits_play`` calls free of consequence for play (a mission card) must
+        leave every player's legal actions as another outcome would: the twin, dealt
+        otherwise, follows the game and is compared at each player's step. Returns the
+        twin after ``action`` (a new one at such a draw; None once a later draw's outcome is
+        not possible for it)."""
+        game = self.game
+        actor = game.actor(state)
+        if twin is not None and actor != CHANCE and (
+                game.legal_actions(twin) != game.legal_actions(state)):
+            self.fail("limits_play() said a draw decides nothing for play, but dealt "
+                      "otherwise the player on turn has other legal actions")
+        if actor == CHANCE and not game.limits_play(state):
+            others = [outcome for outcome in game.legal_actions(state) if outcome != action]
+            if others:
+                self.hidden_checks += 1
+                return game.apply(state, self.rng.choice(others))
+        if twin is None or action not in game.legal_actions(twin):
+            return None
+        return game.apply(twin, action)
 
     def check_secrets(self) -> None:
         """What a game hides is declared, and only a game that hides something redraws it."""

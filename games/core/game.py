@@ -414,6 +414,14 @@ class Game(ABC, Generic[State]):
         dealing may swap them between two draws. By default the outcome itself."""
         return outcome
 
+    def limits_play(self, state: State) -> bool:
+        """At a chance node the table cannot see: may its outcome decide which steps are
+        legal later (a card dealt into a hand)? False for a draw that only scores (a mission
+        card): the table never searches for another outcome of it to explain a board, and a
+        board no step explains under the working guess is then a mistake whatever it was.
+        The conformance check holds a game to its answer. By default True."""
+        return True
+
     players_deal: ClassVar[bool] = False
     """The players may deal from the box: every draw the table cannot see is either never
     scored or shown when ``needs_secrets`` asks for it. A game that has not said so gets the

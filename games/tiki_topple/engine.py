@@ -153,6 +153,11 @@ class TikiTopple(Game[TikiState]):
             return list(aside_outcomes(state.hands[state.turn], count))
         return []
 
+    def limits_play(self, state: TikiState) -> bool:
+        """A mission only scores at the round's end: no card play depends on it. The cards
+        set aside (Schmidt edition) are the ones a player cannot play this round."""
+        return state.phase != "deal"
+
     def _undealt_missions(self, state: TikiState) -> list[int]:
         gone = set(state.used_missions) | set(state.missions)
         total = len(_edition(state).missions)

@@ -4,6 +4,7 @@ ends up seeing exactly the board of the bot's final state."""
 from __future__ import annotations
 
 import asyncio
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -69,6 +70,38 @@ def test_a_whole_game_with_mistakes_ends_on_the_final_board(table: VirtualTable,
                         if game.board(game.apply(before, a)) == board}
             made = game.board(states[index + 1]) == board
             assert not readings or made, (index, board, readings)
+
+    watch(body)
+
+
+def test_a_stray_piece_from_the_box_lies_where_no_step_goes_then_is_lifted(
+        table: VirtualTable, watch) -> None:
+    """``stray_piece``: a piece from the box on an empty site no legal step changes, judged
+    while it lies there (``wrong_board``), lifted, judged again, then the real move."""
+    game = get_game("tiki_topple")
+    seen: list[tuple[dict[str, str], dict[str, str] | None, Any]] = []
+
+    async def body(w: Any) -> None:
+        async def settle() -> None:
+            await w.settle()
+            seen.append((w.board(), bot.wrong_board, bot.state))
+
+        bot = AutoplayBot(table, ["anna", "ben"], settle=settle, seed=3, mistake_rate=1.0,
+                          settle_every="action", mistake_kinds=("stray_piece",))
+        result = await bot.play()
+        assert result.finished and w.board() == result.expected_board
+        assert result.mistakes and {m.kind for m in result.mistakes} == {"stray_piece"}
+        strays = [(board, state) for board, wrong, state in seen if wrong is not None]
+        assert len(strays) == len(result.mistakes)
+        for board, state in strays:
+            expected = game.board(state)
+            (site,) = board.keys() - expected.keys()
+            assert {k: v for k, v in board.items() if k != site} == expected
+            assert all(game.board(game.apply(state, action)).get(site) is None
+                       for action in game.legal_actions(state))  # no legal step goes there
+        for (_, wrong, state), (board, _, _) in pairwise(seen):
+            if wrong is not None:
+                assert board == game.board(state)  # lifted, and judged before the move
 
     watch(body)
 
@@ -227,6 +260,8 @@ def test_a_choose_hook_settles_an_ambiguous_board(make_table) -> None:
 def test_bad_settings_are_refused(table: VirtualTable, rate: float) -> None:
     with pytest.raises(ValueError, match="mistake_rate"):
         AutoplayBot(table, ["anna", "ben"], settle=lambda: None, mistake_rate=rate)
+    with pytest.raises(ValueError, match="mistake_kinds"):
+        AutoplayBot(table, ["anna", "ben"], settle=lambda: None, mistake_kinds=("typo",))
     with pytest.raises(ValueError, match="no 'bell' button"):
         AutoplayBot(table, ["anna", "ben"], settle=lambda: None, confirm_button="bell")
 

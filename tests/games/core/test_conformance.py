@@ -218,6 +218,29 @@ def test_a_broken_engine_is_caught(engine: HighCard, complaint: str) -> None:
         check_game(engine, games=20)
 
 
+class CardCapsTheBet(HighCard):
+    """A player with card 1 may only bet 1, yet the game says the deal decides nothing."""
+
+    def legal_actions(self, state: HighCardState) -> list[str]:
+        legal = super().legal_actions(state)
+        actor = self.actor(state)
+        return ["bet 1"] if actor >= 0 and state.cards[actor] == 1 else legal
+
+    def limits_play(self, state: HighCardState) -> bool:
+        return False
+
+
+def test_a_deal_that_decides_nothing_passes_and_one_that_does_is_caught() -> None:
+    """``limits_play`` False is held to: dealt otherwise, every player's legal actions stay."""
+    class SaysSo(HighCard):
+        def limits_play(self, state: HighCardState) -> bool:
+            return False  # true: either card may bet 1 or 2
+
+    assert check_game(SaysSo(), games=20).games == 20
+    with pytest.raises(ConformanceError, match="limits_play"):
+        check_game(CardCapsTheBet(), games=20)
+
+
 class NestedStep(HighCard):
     def describe_step(self, state: HighCardState) -> Sentence:
         return Sentence("{player}: bet on {colour}",

@@ -1,0 +1,202 @@
+"""``tabletop bench pi-budget``: what each judgement costs in CPU time, here and on a Pi.
+
+The service runs on a Raspberry Pi 4 or a Zero 2 W, several times slower than a desktop in pure
+Python. Seeded games are replayed through a ``Table`` by people dealing from the box
+(``BoxPlayers``), some of their moves preceded by a mistake (a piece from the box laid on an
+empty site no legal step changes, judged, lifted again, judged). Every judgement's CPU time
+is measured in this thread: the settled board judged (successors built when a position is
+new, matching, accepting), the LED roles, and a status render. The searches for another
+dealing run as the service runs them, after the judgement that asked for them (the table
+does not search inline), and are timed apart: the likely verdict no longer waits for them
+(they run behind it and may only withdraw it); the judgement of their answer is a judgement
+again. An AI hint is timed too.
+
+The Pi figures scale this machine's CPU times by a factor measured in the same run:
+``calibration`` runs a fixed pure-Python workload whose time on each board is published
+(docs/performance.md names the source), and the factor is that time over ours.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from games.core.game import CHANCE, Game
+from games.core.playout import seat_names
+from games.registry import get_game
+
+from ..journal import Journal
+from ..table import Table
+from ..unresolved import explain
+from .measure import percentile
+from .referee_bench import BENCH_PLAYERS, PREFER, BoxPlayers
+
+MISTAKE_SHARE = 0.3
+"""Share of the players' moves preceded by a piece from the box laid on a wrong site."""
+
+
+def calibration() -> dict[str, float]:
+    """This machine's time for the published workload, and the factor to each Pi."""
+    from .pi_calibration import PUBLISHED_SECONDS, workload
+
+    best = float("inf")
+    for _ in range(5):  # the fastest of five: the machine's speed, not its neighbours' load
+        start = time.thread_time()
+        workload()
+        best = min(best, time.thread_time() - start)
+    return {"local_s": round(best, 4),
+            **{board: round(seconds / best, 2) for board, seconds in PUBLISHED_SECONDS.items()}}
+
+
+class Meter:
+    """Shows a ``Table`` (which does not search inline) boards as the service does, timing
+    every judgement, and runs the searches it asks for after it, timing them apart."""
+
+    def __init__(self, table: Table) -> None:
+        table.search_inline = False
+        self.table = table
+        self.judgements: list[float] = []
+        self.searches: list[float] = []
+
+    def judge(self, board: dict[str, str]) -> Any:
+        self._judge(board)
+        self.search()
+        return self.table.decision
+
+    def _judge(self, board: dict[str, str]) -> None:
+        table = self.table
+        start = time.thread_time()
+        table.observe(board)
+        table.led_roles()
+        table.status().model_dump_json()
+        self.judgements.append(time.thread_time() - start)
+
+    def search(self) -> None:
+        """The searches the table asks for, each answer judged (as ``TableService._solve``)."""
+        table = self.table
+        while (puzzle := table.puzzle) is not None:
+            start = time.thread_time()
+            found, costs = explain(puzzle, lambda: not table.wants(puzzle))
+            self.searches.append(time.thread_time() - start)
+            table.solve(puzzle, found, costs)
+            self._judge(table.last_board)
+
+
+def stray_board(game: Game[Any], state: Any, rng: random.Random) -> dict[str, str] | None:
+    """The board with a piece from the box laid on an empty site no legal step changes (not
+    a pad); None if there is no such site or piece."""
+    board = game.board(state)
+    changed = set()
+    for action in game.legal_actions(state):
+        after = game.board(game.apply(state, action))
+        changed |= {site for site in board.keys() | after.keys()
+                    if board.get(site) != after.get(site)}
+    pads = {game.choice_site, game.reveal_site}
+    empty = [site.id for site in game.sites(len(game.players(state)))
+             if site.id not in board and site.id not in changed and site.id not in pads]
+    box = sorted(set(game.pieces()) - set(board.values()))
+    if not empty or not box:
+        return None
+    return {**board, rng.choice(empty): rng.choice(box)}
+
+
+def replay(game: Game[Any], seed: int, directory: Path, mistakes: float = MISTAKE_SHARE,
+           hint: Callable[[Table], float | None] | None = None) -> dict[str, Any]:
+    """One seeded game of people dealing from the box, with mistakes: every judgement's and
+    search's CPU seconds, and a hint's halfway through (``hint``)."""
+    players = BENCH_PLAYERS if game.min_players <= BENCH_PLAYERS <= game.max_players else (
+        game.max_players)
+    table = Table(game, Journal(directory / f"{game.id}-{seed}.sqlite3"), random.Random(seed))
+    meter = Meter(table)
+    people = BoxPlayers(table, seat_names(players), seed=seed,
+                        prefer=PREFER.get(game.id, lambda action: False), observe=meter.judge,
+                        searched=meter.search)
+    rng, hinted, made = random.Random(f"mistakes {seed}"), None, 0
+    while not game.is_terminal(people.state):
+        action = people.choose()
+        if game.actor(people.state) != CHANCE and rng.random() < mistakes and (
+                wrong := stray_board(game, people.state, rng)) is not None:
+            meter.judge(wrong)  # laid: a mistake
+            meter.judge(game.board(people.state))  # lifted again
+            made += 1
+        people.step(action)
+        people.show()
+        if hint is not None and hinted is None and len(people.actions) >= 40 and (
+                game.actor(people.state) >= 0 and len(game.legal_actions(people.state)) > 1):
+            hinted = hint(table)  # a choice to think about (one legal move takes no time)
+    people.show()
+    return {"judgements": meter.judgements, "searches": meter.searches, "hint": hinted,
+            "mistakes": made, "finished": game.is_terminal(table.state)}
+
+
+def ai_hint(table: Table) -> float | None:
+    """The CPU seconds of the AI's hint for the player on turn at the default strength, as the
+    first hint of a game setup costs it (the AI for the setup is built then), with OpenSpiel
+    already imported (a service imports it once); None: no AI installed."""
+    from ..advice import ai_advisor
+
+    advisor = ai_advisor(table.game)
+    if advisor is None:
+        return None
+    import games.ai  # noqa: F401  (loaded before the clock starts)
+
+    table.request_hint()
+    request = table.advice_request()
+    if request is None:
+        return None
+    start = time.thread_time()
+    advisor(request)
+    return time.thread_time() - start
+
+
+def pi_budget(game_ids: Sequence[str], seeds: int, hints: bool = True,
+              progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+    """The figures of ``bench pi-budget``: per game the judgements' CPU time here and scaled
+    to each Pi, the searches behind them, and a hint."""
+    progress("pi-budget: calibrating")
+    factor = calibration()
+    games = []
+    with tempfile.TemporaryDirectory(prefix="tabletop-pi-budget-") as scratch:
+        for game_id in game_ids:
+            game = get_game(game_id)
+            judgements: list[float] = []
+            searches: list[float] = []
+            hinted: list[float] = []
+            made = 0
+            for seed in range(seeds):
+                progress(f"pi-budget: {game_id} game {seed + 1}/{seeds}")
+                run = replay(game, seed, Path(scratch), hint=ai_hint if hints else None)
+                judgements += run["judgements"]
+                searches += run["searches"]
+                made += run["mistakes"]
+                if run["hint"] is not None:
+                    hinted.append(run["hint"])
+            games.append(_figures(game_id, judgements, searches, hinted, made, factor))
+    return {"factor": {board: factor[board] for board in ("pi4", "zero2w")},
+            "calibration_local_s": factor["local_s"], "seeds": seeds, "games": games}
+
+
+def _figures(game_id: str, judgements: list[float], searches: list[float],
+             hinted: list[float], mistakes: int, factor: dict[str, float]) -> dict[str, Any]:
+    def ms(values: list[float], share: float, board: str | None = None) -> float | None:
+        if not values:
+            return None
+        return round(percentile(values, share) * 1000 * (factor[board] if board else 1), 1)
+
+    return {
+        "game": game_id, "judgements": len(judgements), "mistakes": mistakes,
+        "cpu_p95_ms": ms(judgements, 0.95), "cpu_max_ms": ms(judgements, 1.0),
+        "pi4_p95_ms": ms(judgements, 0.95, "pi4"), "pi4_max_ms": ms(judgements, 1.0, "pi4"),
+        "zero2w_p95_ms": ms(judgements, 0.95, "zero2w"),
+        "zero2w_max_ms": ms(judgements, 1.0, "zero2w"),
+        "searches": len(searches), "search_cpu_p95_ms": ms(searches, 0.95),
+        "search_pi4_max_s": None if not searches else round(
+            max(searches) * factor["pi4"], 2),
+        "hint_cpu_s": round(max(hinted), 2) if hinted else None,
+        "hint_pi4_s": round(max(hinted) * factor["pi4"], 2) if hinted else None,
+        "hint_zero2w_s": round(max(hinted) * factor["zero2w"], 2) if hinted else None,
+    }
