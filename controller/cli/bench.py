@@ -551,7 +551,7 @@ def bench_noisy_link(args: argparse.Namespace) -> BenchResult:
                 progress(f"noisy-link: {label}{'' if from_start else ' mid-game'}")
                 run = asyncio.run(measure(0.0 if kind == "lost" else rate,
                                           rate if kind == "lost" else 0.0, moves=8,
-                                          timeout=10.0, from_start=from_start,
+                                          timeout=args.seconds, from_start=from_start,
                                           host_to_hub=kind == "bad both ways"))
                 f = {"cable": label, "from_start": from_start, **run.figures(),
                      "byte_errors": None if run.health is None or run.health.byte_errors is None
@@ -564,7 +564,8 @@ def bench_noisy_link(args: argparse.Namespace) -> BenchResult:
                              f["host_bytes_per_s"], f["hub_bytes_per_s"]))
     progress_done()
     return BenchResult(
-        "A noisy cable: virtual Tiki Topple hub (realistic scan), 8 moves, 10 s timeout; "
+        f"A noisy cable: virtual Tiki Topple hub (realistic scan), 8 moves, {args.seconds:g} s "
+        "timeout; "
         "seconds (target: every move seen within 2 s, no wrong board up to 5 %)",
         ("cable", "noisy from", "connect", "snapshot", "moves seen", "move mean", "move max",
          "wrong", "bad bytes est.", "frame loss", "too noisy", "host B/s", "hub B/s"),
@@ -593,7 +594,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seconds", type=float, default=None,
                         help="time per measurement (3; load: per phase, 20; latency: 200 "
-                             "events a second, 10)")
+                             "events a second, 10; noisy-link: the wait for each move, 10)")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--games", type=int, default=None,
                         help="ai: games per game (100); referee-search: (5)")
@@ -618,7 +619,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.seconds is None:
-        args.seconds = {"load": 20.0, "latency": 10.0}.get(args.name, 3.0)
+        args.seconds = {"load": 20.0, "latency": 10.0, "noisy-link": 10.0}.get(args.name, 3.0)
     if args.seeds is None:
         args.seeds = {"mistakes": 4, "pi-budget": 3}.get(args.name, 50)
     if args.seconds <= 0:

@@ -51,7 +51,7 @@ def test_bench_latency(capsys) -> None:
 
 
 def test_bench_noisy_link(capsys) -> None:
-    code, figures = bench(capsys, "noisy-link")
+    code, figures = bench(capsys, "noisy-link", "--seconds", "1")
     clean = figures["runs"][0]
     assert code == 0 and clean["cable"] == "0% bad bytes" and clean["moves_seen"] == 8
 
@@ -64,7 +64,7 @@ def test_bench_autoplay(capsys) -> None:
 
 
 def test_bench_hand_to_light(capsys) -> None:
-    code, figures = bench(capsys, "hand-to-light", "--game", "topiary", "--seeds", "1",
+    code, figures = bench(capsys, "hand-to-light", "--game", "tiki_topple", "--seeds", "1",
                           "--ideal")
     (row,) = figures["games"]
     assert row["completed"] == 1 and row["puts"] > 0 and row["put_p95_ms"] > 0, row["errors"]
@@ -72,7 +72,8 @@ def test_bench_hand_to_light(capsys) -> None:
 
 
 def test_bench_mistakes(capsys) -> None:
-    code, figures = bench(capsys, "mistakes", "--game", "topiary", "--seeds", "1", "--ideal")
+    code, figures = bench(capsys, "mistakes", "--game", "tiki_topple", "--seeds", "1",
+                          "--ideal")
     (row,) = figures["games"]
     assert row["completed"] == 1 and row["mistakes"] > 0, row["errors"]
     assert row["red_p95_ms"] >= row["red_p50_ms"] > 0 and row["put_p95_ms"] > 0
