@@ -262,14 +262,19 @@ def open_board(url: str, *, replug_seconds: float, say: Say) -> Any:
     """The board's raw REPL after a soft reset (nothing of the old program left running),
     asking for a replug when the running firmware ignores Ctrl-C."""
     transport = _reach_board(url, replug_seconds=replug_seconds, say=say)
+    printed = io.StringIO()
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stdout(printed):
             transport.enter_raw_repl(soft_reset=True, timeout_overall=SOFT_RESET_SECONDS)
     except _transport_errors() as error:
         with contextlib.suppress(*_transport_errors()):
             transport.close()
+        got = printed.getvalue().strip()  # mpremote prints what it got when it gives up
+        last = ("" if not got else "; then it went silent" if got == "b''"
+                else f"; it last sent {got[-120:]}")
         raise UserError(f"the board on {url} answered, then did not come back from a soft "
-                        f"reset ({error}): unplug it, plug it in again and flash again") from None
+                        f"reset ({error}{last}): unplug it, plug it in again and flash again"
+                        ) from None
     return transport
 
 

@@ -87,6 +87,8 @@ class MicroPythonBoard:
         self.resets = 0
         self.executed: list[str] = []
         self._session: MicroPythonSession | None = None
+        self._spare: MicroPythonSession | None = None
+        self._spare_thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._reset_asked = False
         self._master = self._slave = -1
@@ -104,6 +106,7 @@ class MicroPythonBoard:
         temporary.symlink_to(os.ttyname(self._slave))
         os.replace(temporary, self.link)
         self._stop.clear()
+        self._warm_spare()
         self._thread = threading.Thread(target=self._serve, daemon=True, name="mpy-board")
         self._thread.start()
         return self
@@ -119,6 +122,9 @@ class MicroPythonBoard:
                 os.close(fd)
         self._master = self._slave = -1
         self._close_session()
+        spare = self._take_spare()
+        if spare is not None:
+            spare.close()
 
     def __enter__(self) -> MicroPythonBoard:
         return self.plug()
@@ -133,15 +139,37 @@ class MicroPythonBoard:
             self._session.close()
             self._session = None
 
-    def _fresh_session(self) -> MicroPythonSession:
-        """A soft reset: a new interpreter, the same flash."""
-        self._close_session()
+    def _new_session(self) -> MicroPythonSession:
         session = MicroPythonSession(memory_bytes=64 * 1024 * 1024, fuel=2_000_000_000,
                                      readonly_dir=str(self.root),
                                      host_functions={"board_reset": self._reset})
         _writable_root(session, self.root)
         session.run(_BOOT)
+        return session
+
+    def _warm_spare(self) -> None:
+        """Start the next interpreter now: each one compiles MicroPython's WebAssembly anew
+        (about 0.4 s, far more on a loaded machine), where a Pico's soft reset takes
+        milliseconds; mpremote gives up after 10 s of silence in a soft reset."""
+        def build() -> None:
+            self._spare = self._new_session()
+
+        self._spare_thread = threading.Thread(target=build, daemon=True, name="mpy-spare")
+        self._spare_thread.start()
+
+    def _take_spare(self) -> MicroPythonSession | None:
+        if self._spare_thread is not None:
+            self._spare_thread.join()
+            self._spare_thread = None
+        spare, self._spare = self._spare, None
+        return spare
+
+    def _fresh_session(self) -> MicroPythonSession:
+        """A soft reset: a new interpreter, the same flash."""
+        self._close_session()
+        session = self._take_spare() or self._new_session()
         self._session = session
+        self._warm_spare()
         return session
 
     def _reset(self) -> None:

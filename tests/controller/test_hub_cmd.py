@@ -276,6 +276,22 @@ def test_flash_without_a_replug_says_how_to_get_in(tmp_path: Path) -> None:
     assert bench.board.executed == []
 
 
+def test_flash_says_what_a_board_that_hangs_in_its_soft_reset_last_sent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hub_flash, "SOFT_RESET_SECONDS", 1.0)
+    with Bench(tmp_path) as bench:
+        hung = threading.Event()
+        bench.board._fresh_session = hung.wait  # a boot that never ends  # type: ignore[method-assign]
+        try:
+            with pytest.raises(UserError, match=r"did not come back from a soft reset \(could "
+                                                r"not enter raw repl; then it went silent\): "
+                                                r"unplug it, plug it in again"):
+                flash(str(bench.link), replug_seconds=0)
+        finally:
+            hung.set()
+    assert bench.board.executed == []
+
+
 def test_flash_keeps_the_makers_wiring_unless_told(tmp_path: Path) -> None:
     shipped = firmware_files()["config.py"].decode()
     assert "CS_PINS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]" in shipped
