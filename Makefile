@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 GAME   ?= tiki_topple
 AI     ?=
 
-.PHONY: sim test lint install chromium clean pi-check
+.PHONY: sim test lint install chromium mosquitto club clean pi-check
 
 # Page tests drive Debian's Chromium (never a browser downloaded by a test tool).
 CHROMIUM := /usr/bin/chromium
@@ -30,7 +30,18 @@ chromium:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 
-test: install chromium
+# The club's tests and `make club` talk to a real MQTT broker: Debian's Mosquitto.
+MOSQUITTO := /usr/sbin/mosquitto
+mosquitto:
+	@test -x $(MOSQUITTO) || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq mosquitto; }
+
+# A club evening to look at: a Mosquitto of its own, the club page on :8090 and four
+# simulated tables playing (docs/club.md).
+club: install mosquitto
+	$(BIN)/tabletop club --demo 4 --port 8090
+
+test: install chromium mosquitto
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2
 

@@ -63,6 +63,14 @@ CREATE TABLE IF NOT EXISTS ai_seats (
     simulations INTEGER NOT NULL,
     PRIMARY KEY (game_id, seat)
 );
+CREATE TABLE IF NOT EXISTS outbox (
+    uid TEXT PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    payload TEXT NOT NULL,
+    made REAL NOT NULL,
+    sent REAL,
+    received REAL
+);
 CREATE TABLE IF NOT EXISTS seats (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seat INTEGER NOT NULL,
@@ -468,6 +476,35 @@ class Journal:
         return StoredGame(row[0], row[1], tuple(json.loads(row[2])), json.loads(row[3]), row[4],
                           row[5], row[6], row[7], actions, ai, row[8], reveals,
                           tuple(guess for _, guess in rows), taken_back)
+
+    def queue_result(self, uid: str, game_id: int, payload: str) -> bool:
+        """Keep a finished game's result for the club until it says it has it (``received``);
+        False if it is kept already."""
+        with self._transaction() as db:
+            added = db.execute("INSERT OR IGNORE INTO outbox (uid, game_id, payload, made) "
+                               "VALUES (?, ?, ?, ?)", (uid, game_id, payload, time.time()))
+        return added.rowcount == 1
+
+    def result_sent(self, uid: str) -> None:
+        """The broker acknowledged the result (QoS 1): not yet proof the club has it."""
+        with self._transaction() as db:
+            db.execute("UPDATE outbox SET sent=? WHERE uid=? AND sent IS NULL",
+                       (time.time(), uid))
+
+    def result_received(self, uid: str) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE outbox SET received=? WHERE uid=? AND received IS NULL",
+                       (time.time(), uid))
+
+    @_reads
+    def results_waiting(self) -> list[tuple[str, str]]:
+        """(uid, payload) of every result the club has not confirmed, oldest first."""
+        return list(self._db.execute(
+            "SELECT uid, payload FROM outbox WHERE received IS NULL ORDER BY made"))
+
+    @_reads
+    def result_queued(self, uid: str) -> bool:
+        return self._db.execute("SELECT 1 FROM outbox WHERE uid=?", (uid,)).fetchone() is not None
 
     @_reads
     def games(self) -> list[StoredGame]:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .journal import DAMAGED, SCHEMA, Journal, JournalError, integrity
 
-TABLES = ("games", "actions", "reveals", "ai_seats", "seats")
+TABLES = ("games", "actions", "reveals", "ai_seats", "seats", "outbox")
 """The journal's tables, in the order a salvage restores them (games before their rows)."""
 RECOVER_TIMEOUT = 600
 

@@ -190,6 +190,7 @@ class Successors:
 
     def __init__(self, game: Game[Any], state: Any) -> None:
         self.game = game
+        self.state = state
         self.board = game.board(state)
         self.actor = game.actor(state)
         self.chance = self.actor == CHANCE

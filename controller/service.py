@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import sys
 import time
@@ -196,6 +197,11 @@ class TableService:
         """What the SSE clients wait on, one event per group; set and replaced by the
         broadcaster."""
         self._joined = 0
+        self.club: Any = None
+        """The ``ClubLink`` publishing this table, if a broker is named."""
+        self.listeners: list[Callable[[], None]] = []
+        """Called on every publish, on the table's path: each must only take note (the club
+        link sets an event)."""
         self._broadcaster: asyncio.Task[None] | None = None
         self.streams = 0
         """SSE clients connected now."""
@@ -942,6 +948,8 @@ class TableService:
             palette={role: "#{:02x}{:02x}{:02x}".format(*self.profile.colours[name])
                      for role, name in lighting.COLOUR_OF_ROLE.items()
                      if name in self.profile.colours},
+            club=report.Club(**dataclasses.asdict(self.club.report()))
+            if self.club is not None else None,
             hardware=self.health.report(self.hubs, self.profile.leds.count,
                                         getattr(self.lights, "pushes", None), self.blind_sites,
                                         texts.text),
@@ -973,6 +981,8 @@ class TableService:
         and renders nothing; readers render it when they next ask."""
         self._version += 1
         self._kick.set()
+        for listener in self.listeners:
+            listener()
 
     async def status_events(self, language: str | None = None) -> AsyncIterator[bytes]:
         """One SSE client's stream: the status now, then after each change (bursts sent once,

@@ -375,6 +375,19 @@ class Hardware(Model):
     leds: LedHealth
 
 
+class Club(Model):
+    """The table's line to a club's MQTT broker (``tabletop run --mqtt``)."""
+
+    broker: str
+    """The broker's address, without a password."""
+    table: str
+    """The table's name in the club's topics."""
+    connected: bool
+    waiting: int
+    """Finished games' results kept until the club confirms it has them."""
+    problem: str | None = None
+
+
 class Status(GameStatus):
     """Everything the page shows: the game, what the sensors see, the LEDs, the hardware."""
 
@@ -390,6 +403,7 @@ class Status(GameStatus):
     palette: dict[str, str] = Field(default_factory=dict)
     """LED role to the colour the table shows it in, as ``#rrggbb`` (the page's legend)."""
     hardware: Hardware
+    club: Club | None = None
 
 
 class SiteInfo(Model):

@@ -87,6 +87,8 @@ class Table:
         self.history = History(game)
         self.decision: Decision = NoChange()
         self.events: list[report.Logged] = []
+        self.logged = 0
+        """Events logged so far (``events`` keeps the last 50): what a reader has not seen."""
         self.last_board: dict[str, str] = {}
         self.seats = SeatClaims()
         """Who holds which seat's private view; kept in the journal, new codes each game."""
@@ -140,7 +142,7 @@ class Table:
         self._before_provisional: list[tuple[Any, Successors]] = []
         self.amended = 0
         """Provisional steps judged again because the hand went on (``bench hand-to-light``)."""
-        self._pending: tuple[Any, list[tuple[int, int]]] | None = None
+        self._pending: tuple[Any, tuple[Reveal, ...], list[tuple[int, int]]] | None = None
         self._limiting: tuple[Any, bool] | None = None
         self._judged: frozenset[tuple[str, str]] = frozenset()
         """The board ``decision`` was judged on (a search's answer withdraws only its red)."""
@@ -256,8 +258,9 @@ class Table:
 
     @property
     def all_successors(self) -> Successors:
-        """Every legal step from here, made once per position."""
-        if self._successors is None:
+        """Every legal step from here, made once per position (the state itself is the key:
+        a reader between two judgements may have made them for the position before)."""
+        if self._successors is None or self._successors.state is not self.state:
             self._successors = Successors(self.game, self.state)
         return self._successors
 
@@ -602,10 +605,15 @@ class Table:
         first. Only when players deal: the digital dealer knows every secret."""
         if self.dealer != "players" or not self.started:
             return []
-        key = (len(self.actions), len(self.reveals))
-        if self._pending is None or self._pending[0] != key:
-            self._pending = (key, secrets_owed(self.game, self.states, self.reveals))
-        return self._pending[1]
+        # The state itself, not the count of actions: an amend or a new working dealing
+        # changes the states at the same length, and a reader between two judgements (the
+        # status page, the club link) must not keep the old answer for the new states.
+        reveals = tuple(self.reveals)
+        if (self._pending is None or self._pending[0] is not self.state
+                or self._pending[1] != reveals):
+            self._pending = (self.state, reveals,
+                             secrets_owed(self.game, self.states, self.reveals))
+        return self._pending[2]
 
     @property
     def score_known(self) -> bool:
@@ -1056,6 +1064,7 @@ class Table:
         str (a text from outside, a hub's words) is shown as written."""
         self.events.append(report.Logged(kind, message))
         del self.events[:-50]
+        self.logged += 1
 
     # -- status for the page and the API ----------------------------------------------------
     def status(self, catalogue: Catalogue = ENGLISH) -> report.GameStatus:

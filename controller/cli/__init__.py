@@ -20,6 +20,7 @@ from hardware.errors import HardwareError
 
 from . import (
     bench,
+    club_cmd,
     doctor,
     enroll,
     games_cmd,
@@ -43,7 +44,7 @@ USER_ERRORS = (UserError, GameError, HardwareError, JournalError)
 BROKEN_PIPE_EXIT = 128 + 13  # SIGPIPE
 
 COMMANDS = [games_cmd, score, playout, playthrough, replay, play, bench, enroll, run, sim,
-            profile_cmd, token_cmd, journal_cmd, doctor, install_cmd, hub_cmd]
+            profile_cmd, token_cmd, journal_cmd, doctor, install_cmd, hub_cmd, club_cmd]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -108,13 +108,13 @@ def build_service(
 
 
 async def serve(service: TableService, host: str, port: int, token: str, *,
-                extra_routes: Any = None) -> None:
+                extra_routes: Any = None, also: Any = None) -> None:
     """Run the service (with its buttons) and its web page, guarded by ``token``, until
-    cancelled."""
+    cancelled (``also``: a coroutine to run beside them, the club link)."""
     import uvicorn
 
     app = create_app(service, token)
     if extra_routes is not None:
         extra_routes(app)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
-    await asyncio.gather(service.run(), server.serve())
+    await asyncio.gather(service.run(), server.serve(), *([also] if also else []))

@@ -5,7 +5,8 @@ install --profile tiki_topple``). Each step looks before it changes anything and
 ``already`` or ``done``, so a second run changes nothing; what a run changed is written to a
 manifest (``/etc/tabletop/install.json``), so ``tabletop uninstall`` undoes exactly that and
 leaves the rest of the system (a line that was in ``config.txt`` before, a user who existed
-before) as it found it. The data folder is kept unless ``--purge``.
+before) as it found it. The data folder is kept unless ``--purge``. ``--club`` instead makes
+the club's Mosquitto (controller.club_broker does the work).
 
 Every path goes through ``--root`` (a hidden option for the tests, which install into a
 scratch folder) and every command through `Runner`, a plain subprocess call: the tests put
@@ -96,6 +97,8 @@ class Manifest:
     unit: bool = False
     rule: bool = False
     apt: list[str] = field(default_factory=list)
+    club: str = ""
+    """The Mosquitto folder ``install --club`` wrote the club's broker config into."""
 
     @classmethod
     def load(cls, path: Path) -> Manifest:
@@ -264,6 +267,17 @@ def ensure_bufsiz(ctx: Context) -> None:
     ctx.report(True, f"{word} in {name} (strips of more than 165 LEDs)")
 
 
+def ensure_package(ctx: Context, package: str, why: str = "") -> None:
+    """A Debian package, installed by apt unless dpkg has it (uninstall removes it then)."""
+    code, out = ctx.runner.query("dpkg-query", "-W", "-f=${Status}", package)
+    if code == 0 and "install ok installed" in out:
+        ctx.report(False, f"{package} from the distribution")
+        return
+    ctx.runner.run("apt-get", "install", "-y", "--no-install-recommends", package)
+    ctx.manifest.apt.append(package)
+    ctx.report(True, f"{package} from the distribution{why}")
+
+
 # --- the GPIO library on Python 3.13 (no lgpio wheel: Debian's python3-lgpio) --------------------
 
 def system_site_packages(prefix: Path) -> bool:
@@ -280,14 +294,7 @@ def ensure_lgpio(ctx: Context, prefix: Path, version: tuple[int, int]) -> None:
     if version < (3, 13):
         ctx.report(False, f"lgpio from PyPI (Python {version[0]}.{version[1]})")
         return
-    code, out = ctx.runner.query("dpkg-query", "-W", "-f=${Status}", APT_LGPIO)
-    if code != 0 or "install ok installed" not in out:
-        ctx.runner.run("apt-get", "install", "-y", "--no-install-recommends", APT_LGPIO)
-        ctx.manifest.apt.append(APT_LGPIO)
-        ctx.report(True, f"{APT_LGPIO} from the distribution (no lgpio wheel for Python "
-                         f"{version[0]}.{version[1]})")
-    else:
-        ctx.report(False, f"{APT_LGPIO} from the distribution")
+    ensure_package(ctx, APT_LGPIO, f" (no lgpio wheel for Python {version[0]}.{version[1]})")
     if not system_site_packages(prefix):
         raise InstallError(
             f"the venv {prefix} does not see the system's packages, so not {APT_LGPIO}: "
@@ -351,6 +358,42 @@ def page_urls(ctx: Context, port: int) -> list[str]:
     return urls or [f"http://<this Pi's address>:{port}/"]
 
 
+# --- the club's broker (the work is in controller.club_broker) ---------------------------------
+
+def install_club(ctx: Context, args: argparse.Namespace) -> None:
+    """Mosquitto on the club's machine: a login per table, each table kept to its topics."""
+    from controller import club_broker as broker
+
+    try:
+        tables = broker.table_names(args.club or "", "--club")
+        remove = broker.table_names(args.remove or "", "--remove")
+        ctx.runner.out(f"tabletop install: the club's broker (Mosquitto in {broker.DEBIAN_ETC})"
+                       f" for {', '.join(tables) or 'the tables it has'}")
+        ensure_package(ctx, "mosquitto")
+        ctx.manifest.club = str(broker.DEBIAN_ETC)
+        has_user = "mosquitto" in _table(ctx.path("/etc/passwd"))
+        host = ctx.runner.query("hostname")[1].strip()
+        made = broker.secure_broker(
+            ctx.path(str(broker.DEBIAN_ETC)), tables, remove=remove,
+            host=f"{host}.local" if host else "localhost", homeassistant=args.homeassistant,
+            seen_as=broker.DEBIAN_ETC, owner=owner_ids(ctx, "mosquitto") if has_user else None)
+    except broker.ClubBrokerError as error:
+        raise InstallError(str(error)) from None
+    for changed, what in made.steps:
+        ctx.report(changed, what)
+    active = ctx.runner.query("systemctl", "is-active", "mosquitto")[1].strip() == "active"
+    if made.conf_changed or not active:
+        ctx.runner.run("systemctl", "restart", "mosquitto")
+    elif made.access_changed:
+        ctx.runner.run("systemctl", "reload", "mosquitto")
+    ctx.report(made.conf_changed or made.access_changed or not active,
+               "mosquitto running with these users and this ACL")
+    ctx.runner.out("")
+    for table in made.tables:
+        ctx.runner.out(f"table {table}'s Pi takes {made.files.seen(made.files.table(table))} "
+                       "(docs/club.md, security)")
+
+
 # --- the commands ---------------------------------------------------------------------------------
 
 def check_root(root: Path) -> None:
@@ -365,6 +408,16 @@ def install(args: argparse.Namespace, runner: Runner | None = None) -> int:
     runner = runner or Runner()
     manifest_path = root / MANIFEST
     ctx = Context(root, runner, Manifest.load(manifest_path))
+    if (args.club is not None or bool(args.remove)) == bool(args.profile):
+        raise InstallError("give --profile (this Pi is a table) or --club TABLE[,TABLE...] "
+                           "(this machine is the club's broker), one of them")
+    if not args.profile:
+        try:
+            install_club(ctx, args)
+        finally:
+            if ctx.manifest.club:  # Mosquitto is there: what was done so far, for uninstall
+                ctx.manifest.save(manifest_path)
+        return 0
     ctx.manifest.user = args.user
     data = Path(args.data)
     venv = Path(args.venv)
@@ -445,6 +498,15 @@ def uninstall(args: argparse.Namespace, runner: Runner | None = None) -> int:
         else:
             runner.out(f"  note     the SPI lines in {m.config_txt} were changed since: "
                        "left as they are")
+    if m.club:
+        from controller.club_broker import BrokerFiles, unconfigure
+
+        files = BrokerFiles(ctx.path(m.club), Path(m.club))
+        had_conf = files.conf.exists()
+        for line in unconfigure(files, args.purge):
+            runner.out(f"  {line}")
+        if had_conf and "mosquitto" not in m.apt:  # back to Debian's defaults
+            runner.run("systemctl", "restart", "mosquitto")
     for package in m.apt:
         runner.run("apt-get", "remove", "-y", package)
         ctx.report(True, f"removed {package}")
@@ -473,8 +535,16 @@ def uninstall(args: argparse.Namespace, runner: Runner | None = None) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "install", help="make this Raspberry Pi a table: service user, SPI, udev rule, "
-                        "systemd service (run with sudo; again changes nothing)")
-    parser.add_argument("--profile", required=True, help="board profile name or .toml path")
+                        "systemd service; or with --club the club's MQTT broker (run with "
+                        "sudo; again changes nothing)")
+    parser.add_argument("--profile", help="board profile name or .toml path (a table)")
+    parser.add_argument("--club", metavar="TABLE[,TABLE...]",
+                        help="instead: this machine is the club's broker; these tables get a "
+                             "login (again: adds tables, keeps passwords; docs/club.md)")
+    parser.add_argument("--remove", metavar="TABLE[,TABLE...]",
+                        help="with the club's broker: drop these tables' logins")
+    parser.add_argument("--homeassistant", action="store_true",
+                        help="with the club's broker: a login for Home Assistant too")
     parser.add_argument("--data", default="/var/lib/tabletop",
                         help="the service's data folder (default: /var/lib/tabletop)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="the status page's port")

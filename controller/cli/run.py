@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from pathlib import Path
 
+from controller.club_broker import ClubBrokerError, Credentials
+from controller.club_link import BrokerAddress, BrokerAddressError, ClubLink
+from controller.club_messages import BadMessage
+from controller.service import TableService
 from hardware.profile import BoardProfile
 
 from .common import UserError, add_ai_argument, parse_ai, parse_options, parse_players
@@ -27,6 +32,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--dealer", choices=("players", "digital"), default="players",
                         help="with --players: who deals the secrets, the players from the box "
                              "(default) or the service, shown on phones")
+    parser.add_argument("--mqtt", metavar="URL",
+                        help="publish this table to a club's broker: mqtt://user:password@host"
+                             "[:port] (mqtts:// for TLS); docs/club.md")
+    parser.add_argument("--table", help="with --mqtt: the table's name in the club's topics")
+    parser.add_argument("--club-login", metavar="FILE",
+                        help="the table's file from `tabletop install --club` (broker, login "
+                             "and name), instead of --mqtt and --table")
+    parser.add_argument("--mqtt-ca", metavar="FILE",
+                        help="with mqtts://: the club's own CA certificate to trust")
     add_ai_argument(parser)
     parser.set_defaults(run=run)
 
@@ -41,10 +55,38 @@ def run(args: argparse.Namespace) -> int:
         players = parse_players(args.players)
         service.new_game(players, parse_options(args.option), parse_ai(args.ai, players),
                          args.dealer)
+    link = club_link(service, args)
     print(f"tabletop: {profile.name} on {', '.join(urls)}; "
-          f"status page on http://{args.host}:{args.port}/")
-    asyncio.run(serve(service, args.host, args.port, token))
+          f"status page on http://{args.host}:{args.port}/"
+          + (f"; club broker {link.broker} as table {link.table}" if link else ""))
+    asyncio.run(serve(service, args.host, args.port, token, also=link.run() if link else None))
     return 0
+
+
+def club_link(service: TableService, args: argparse.Namespace) -> ClubLink | None:
+    """The link to a club's broker that ``--mqtt`` or ``--club-login`` asks for (None: none)."""
+    if args.club_login:
+        if args.mqtt or args.table:
+            raise UserError("--club-login names the broker and the table: leave out --mqtt "
+                            "and --table")
+        try:
+            login = Credentials.read(Path(args.club_login))
+        except ClubBrokerError as error:
+            raise UserError(str(error)) from None
+        if login.table is None:
+            raise UserError(f"{args.club_login} is the club's login, not a table's")
+        url, table = login.login_url(), login.table
+    elif args.mqtt:
+        if not args.table:
+            raise UserError("--mqtt needs --table NAME: the table's name in the club's topics")
+        url, table = args.mqtt, args.table
+    else:
+        return None
+    try:
+        broker = BrokerAddress.parse(url, ca_file=Path(args.mqtt_ca) if args.mqtt_ca else None)
+        return ClubLink(service, broker, table)
+    except (BrokerAddressError, BadMessage) as error:
+        raise UserError(str(error)) from None
 
 
 def hub_urls(profile: BoardProfile, given: list[str]) -> list[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
+from tests.mosquitto import broker  # noqa: F401 (a real Mosquitto for the club's tests)
 
 Cli = Callable[..., tuple[int, str, str]]
 RunReadOnly = Callable[[Path, list[str]], subprocess.CompletedProcess[str]]
