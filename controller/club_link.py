@@ -150,7 +150,9 @@ class ClubLink:
         self.connected = False
         self.problem: str | None = None
         self.published = 0
-        """Messages the broker acknowledged (state, events and results)."""
+        """Messages the broker acknowledged."""
+        self.timings: list[float] | None = None
+        """When a list: each message's time to the broker's acknowledgement, ms (the bench)."""
         self.resend_seconds = RESEND_SECONDS
         self._changed = asyncio.Event()
         self._new_result = asyncio.Event()
@@ -219,8 +221,7 @@ class ClubLink:
     async def _online(self, client: aiomqtt.Client) -> None:
         await client.subscribe([(topic(self.table, "set", "+"), 1),
                                 (topic(self.table, "receipt"), 1), (HA_STATUS, 1)])
-        await client.publish(topic(self.table, "availability"), ONLINE, qos=1, retain=True,
-                             timeout=PUBLISH_SECONDS)
+        await self._send(client, topic(self.table, "availability"), ONLINE, retain=True)
         await self._discovery(client)
         self.connected, self.problem, self._sent_state = True, None, None
         log.info("club broker %s: table %s online", self.broker, self.table)
@@ -249,8 +250,8 @@ class ClubLink:
             elif name.startswith(topic(self.table, "set") + "/"):
                 command = name.rsplit("/", 1)[1]
                 answer = self.command(command, bytes(data))
-                await client.publish(topic(self.table, "response", command),
-                                     answer.model_dump_json(), qos=1, timeout=PUBLISH_SECONDS)
+                await self._send(client, topic(self.table, "response", command),
+                                 answer.model_dump_json())
 
     def _received(self, data: bytes) -> None:
         try:
@@ -302,15 +303,11 @@ class ClubLink:
                 await self._discovery(client)
                 self._sent_state = None  # Home Assistant reads the state anew
             for event in self.events():
-                await client.publish(topic(self.table, "events"), event.model_dump_json(),
-                                     qos=1, timeout=PUBLISH_SECONDS)
-                self.published += 1
+                await self._send(client, topic(self.table, "events"), event.model_dump_json())
             state = self.state().model_dump_json().encode()
             if state != self._sent_state:
-                await client.publish(topic(self.table, "state"), state, qos=1, retain=True,
-                                     timeout=PUBLISH_SECONDS)
+                await self._send(client, topic(self.table, "state"), state, retain=True)
                 self._sent_state = state
-                self.published += 1
             await asyncio.sleep(STATE_INTERVAL)
 
     def _uid(self) -> str | None:
@@ -387,20 +384,26 @@ class ClubLink:
                 log.warning("club: cannot read the outbox: %s", error)
                 waiting = []
             for uid, payload in waiting:
-                await client.publish(topic(self.table, "result"), payload, qos=1,
-                                     timeout=PUBLISH_SECONDS)
+                await self._send(client, topic(self.table, "result"), payload)
                 with contextlib.suppress(JournalError):
                     journal.result_sent(uid)
-                self.published += 1
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.resend_seconds):
                     await self._new_result.wait()
 
+    async def _send(self, client: aiomqtt.Client, name: str, payload: str | bytes,
+                    retain: bool = False) -> None:
+        """One QoS 1 message, back once the broker has acknowledged it."""
+        started = time.perf_counter()
+        await client.publish(name, payload, qos=1, retain=retain, timeout=PUBLISH_SECONDS)
+        self.published += 1
+        if self.timings is not None:
+            self.timings.append((time.perf_counter() - started) * 1000)
+
     # -- Home Assistant ------------------------------------------------------------------------
     async def _discovery(self, client: aiomqtt.Client) -> None:
         for name, config in discovery(self.table, self.service.table.game.name).items():
-            await client.publish(name, json.dumps(config), qos=1, retain=True,
-                                 timeout=PUBLISH_SECONDS)
+            await self._send(client, name, json.dumps(config), retain=True)
 
 
 def discovery(table: str, game_name: str) -> dict[str, dict[str, Any]]:

@@ -572,7 +572,33 @@ def bench_noisy_link(args: argparse.Namespace) -> BenchResult:
         tuple(rows), {"bench": "noisy-link", "runs": figures})
 
 
+def bench_club(args: argparse.Namespace) -> BenchResult:
+    """Issue 36: ``--tables`` tables (100) on one Mosquitto and one club, each playing a game
+    with a step every ``--pace`` seconds or so (1.0); goals: nothing lost or counted twice,
+    a table's event in the club's view within 200 ms (p99), the referee's rate with its link
+    within 10 % of its rate without."""
+    from .club_bench import club_bench
+
+    if args.tables < 1 or args.pace < 0:
+        raise UserError("--tables must be at least 1, --pace not negative")
+    figures = club_bench(args.tables, args.pace, progress=progress)
+    progress_done()
+    ok = figures["lost"] == 0 and figures["duplicates_counted"] == 0
+    return BenchResult(
+        f"{args.tables} tables on one broker and one club, a step every ~{args.pace:g} s "
+        f"({figures['seconds']:g} s); ms (goals: lost 0, counted twice 0, club update p99 "
+        "<= 200, referee rate with link / without within 0.9..1.1)",
+        ("tables", "messages", "publish p99", "club update p50", "p99", "lost",
+         "counted twice", "referee steps/s", "with link", "ratio"),
+        ((figures["tables"], figures["messages"], figures["publish_p99_ms"],
+          figures["club_update_p50_ms"], figures["club_update_p99_ms"], figures["lost"],
+          figures["duplicates_counted"], figures["referee_steps_per_s_alone"],
+          figures["referee_steps_per_s_linked"], figures["referee_rate_ratio"]),),
+        {"bench": "club", **figures}, ok)
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], BenchResult]] = {
+    "club": bench_club,
     "autoplay": bench_autoplay,
     "load": bench_load,
     "hand-to-light": bench_hand_to_light,
@@ -614,6 +640,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rate", type=float, default=50.0,
                         help="load: status requests a second (50)")
     parser.add_argument("--rounds", type=int, default=3, help="load: rounds of load (3)")
+    parser.add_argument("--tables", type=int, default=100, help="club: tables (100)")
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="club: seconds between a table's steps, about (1.0)")
     parser.set_defaults(run=run)
 
 

@@ -21,9 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.club_link import BrokerAddress, ClubLink, cancel_all
+from controller.referee import Choose
+from controller.service import TableService
+from controller.table import Table
+from games.core.playout import random_step
 from games.registry import get_game
 
 from .common import UserError
+from .compose import build_service, load_board
 from .sim import HEADLESS_SETTLE_MS, IDEAL_SCAN_MS, running, settled
 
 CLUB_GAMES = ("tiki_topple", "topiary", "on_top", "hanging_gardens", "trapper")
@@ -39,6 +44,38 @@ class TablePlay:
     game: str
     finished: list[str] = field(default_factory=list)
     links: list[ClubLink] = field(default_factory=list)
+
+
+def lay_steps(table: Table, rng: random.Random) -> Iterator[str]:
+    """A quick table's bots: lay each step's board on the referee as an ideal radio would
+    report it (no hub, no timing: the fastest a table can go), picking the reading meant when
+    the board cannot tell. Yields each action once the table has judged it."""
+    game = table.game
+    while not game.is_terminal(table.state):
+        action = random_step(game, table.state, rng)
+        decision = table.observe(game.board(game.apply(table.state, action)))
+        if isinstance(decision, Choose):
+            actions = [successor.action for successor in decision.successors]
+            table.choose(actions.index(action) if action in actions else 0)
+        yield action
+
+
+def quick_service(game_id: str, data: Path, seed: int) -> TableService:
+    """A table service with no hub, LEDs on a recording strip, buttons on mock pins: for a
+    table whose bots lay their boards on the referee directly (``lay_steps``)."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.leds import RecordingStrip
+
+    data.mkdir(parents=True, exist_ok=True)
+    profile = load_board(game_id)
+    service, _ = build_service(
+        profile, data, urls=[str(data / f"no-hub-{n}") for n in range(len(profile.hubs))],
+        strip=RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order),
+        pin_factory=MockFactory(), rng=random.Random(seed))
+    for hub in service.hubs:
+        hub.seen = True  # judged as if each hub had sent its snapshot
+    return service
 
 
 def seating(game_id: str, seed: int) -> list[str]:

@@ -92,3 +92,11 @@ def test_bench_pi_budget(capsys) -> None:
         assert row["hint_pi4_s"] is None
     else:
         assert row["hint_pi4_s"] > 0
+
+
+def test_bench_club(capsys) -> None:
+    code, figures = bench(capsys, "club", "--tables", "3", "--pace", "0")
+    assert code == 0
+    assert figures["tables"] == 3 and figures["lost"] == 0 and figures["duplicates_counted"] == 0
+    assert figures["messages"] > 30 and figures["club_update_p99_ms"] is not None
+    assert figures["referee_steps_per_s_alone"] > 0 and figures["referee_steps_per_s_linked"] > 0

@@ -9,16 +9,10 @@ import asyncio
 import random
 from pathlib import Path
 
-from gpiozero.pins.mock import MockFactory
-
-from controller.cli.club_tables import CLUB_GAMES, seating
-from controller.cli.compose import build_service, load_board
+from controller.cli.club_tables import CLUB_GAMES, lay_steps, quick_service, seating
 from controller.club_link import BrokerAddress, ClubLink, cancel_all
 from controller.club_service import ClubService
-from hardware.leds import RecordingStrip
 from tests.mosquitto import Broker, free_port
-
-from .test_game_over import steps_to_end
 
 TABLES = 30
 CUT_SECONDS = 20.0
@@ -77,20 +71,13 @@ class Cable:
 async def play(name: str, game_id: str, url: BrokerAddress, data: Path, seed: int,
                links: list[ClubLink]) -> str:
     """One table's game, a step at a time on the shared loop; its result's uid."""
-    data.mkdir(parents=True)
-    profile = load_board(game_id)
-    service, _ = build_service(
-        profile, data, urls=[str(data / f"no-hub-{n}") for n in range(len(profile.hubs))],
-        strip=RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order),
-        pin_factory=MockFactory(), rng=random.Random(seed))
-    for hub in service.hubs:
-        hub.seen = True
+    service = quick_service(game_id, data, seed)
     link = ClubLink(service, url, name)
     links.append(link)
     task = asyncio.create_task(link.run())
     try:
         service.new_game(seating(game_id, seed), {}, None, "digital")
-        for _ in steps_to_end(service.table, random.Random(seed)):
+        for _ in lay_steps(service.table, random.Random(seed)):
             service.publish()
             await asyncio.sleep(0)  # other tables and the links run between two steps
         service.publish()

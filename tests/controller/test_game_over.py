@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -25,12 +24,6 @@ def play_to_end(table: Table, rng: random.Random) -> None:
     """Lay each step's board as players would, picking the reading meant when the board
     cannot tell (an action that changes nothing on it). An AI seat's move is taken as the
     AI's advice first, as the service would have it think (the table waits for that)."""
-    for _ in steps_to_end(table, rng):
-        pass
-
-
-def steps_to_end(table: Table, rng: random.Random) -> Iterator[str]:
-    """``play_to_end`` a step at a time: yields each action once the table has judged it."""
     game = table.game
     for _ in range(5000):
         if game.is_terminal(table.state):
@@ -43,7 +36,6 @@ def steps_to_end(table: Table, rng: random.Random) -> Iterator[str]:
         if isinstance(decision, Choose):
             actions = [successor.action for successor in decision.successors]
             table.choose(actions.index(action) if action in actions else 0)
-        yield action
     raise AssertionError("the game did not end")
 
 
