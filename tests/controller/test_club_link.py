@@ -110,6 +110,9 @@ def test_results_reach_the_club_once_across_a_broker_killed_and_a_link_restarted
                 await until(lambda: link.report().waiting == 1)
                 await asyncio.sleep(1.0)  # the table plays on; the result waits in the journal
                 assert club.stored == 1 and len(journal.results_waiting()) == 1
+                shown = service.status().club  # what the status page says of it
+                assert shown is not None and not shown.connected and shown.waiting == 1
+                assert shown.broker == str(url) and shown.problem
                 broker.start()
             await until(lambda n=number: club.stored == n + 1 and not journal.results_waiting(),
                         40)

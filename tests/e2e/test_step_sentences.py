@@ -87,7 +87,8 @@ def test_every_step_is_told_in_english_and_german_to_the_end(browser, table, scr
 
     bot = AutoplayBot(virtual, PLAYERS, settle=lambda: settled(virtual, service), seed=3,
                       settle_every="action", show_secrets=not digital,
-                      hidden_chance=drawn_by_the_service if digital else None)
+                      hidden_chance=drawn_by_the_service if digital else None,
+                      looks_further=lambda: service.table.may_look_further)  # as players do
     game = served.call(lambda: asyncio.ensure_future(bot.play()))
     pictured = False
     deadline = time.monotonic() + 600
