@@ -24,6 +24,8 @@ from typing import Any, TypeVar
 
 from games.core.game import Sentence
 
+from .data_place import check_place
+from .errors import ControllerError
 from .seats import SeatRecord
 from .unresolved import Reveal
 
@@ -47,6 +49,7 @@ CREATE TABLE IF NOT EXISTS actions (
     undone_at REAL,
     guess TEXT,
     step INTEGER,
+    shown TEXT,
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS reveals (
@@ -82,11 +85,12 @@ CREATE TABLE IF NOT EXISTS seats (
 """
 
 
-class JournalError(RuntimeError):
-    """The journal file cannot be used; the message says which file and why. ``sentence``:
-    the message as a Sentence, for one a player at the table reads (None: shown as written)."""
+class JournalError(ControllerError, RuntimeError):
+    """The journal file cannot be used; the message says which file and why (503: the table
+    cannot record a move until it is put right). ``sentence``: the message as a Sentence, for
+    one a player at the table reads (None: shown as written)."""
 
-    sentence: Sentence | None = None
+    http_status = 503
 
 
 class JournalFull(JournalError):
@@ -189,6 +193,9 @@ class StoredGame:
     taken_back: tuple[tuple[int, str], ...] = ()
     """(step, action) of every action taken back, oldest first: a secret drawn there stays
     dealt (a take-back never deals it anew)."""
+    shown: str | None = None
+    """The piece laid on the choice site that made the latest choice shown so (it may still
+    lie there: the first board seen after a restart tells)."""
 
     def record(self) -> dict[str, Any]:
         """The replay record (``tabletop replay``): ``?`` for a draw nobody saw, and the
@@ -210,7 +217,7 @@ class Journal:
         self.damaged: JournalDamaged | None = None
         """Set when a read or write finds the file damaged while running: from then on
         nothing is written to it (``tabletop journal recover`` saves what can be saved)."""
-        self._check_place()
+        check_place(self.path, "a journal", JournalError, JournalReadOnly)
         wal = Path(f"{self.path}-wal")
         if not self.path.exists() and wal.exists() and wal.stat().st_size:
             raise JournalDamaged(
@@ -229,18 +236,6 @@ class Journal:
             self._upgrade()
         except sqlite3.DatabaseError as error:
             raise self._failed(error, "open") from None
-
-    def _check_place(self) -> None:
-        folder = self.path.parent
-        if self.path.is_dir():
-            raise JournalError(f"{self.path} is a directory, not a journal: move it away or "
-                               "give another --data folder")
-        if not folder.is_dir():
-            raise JournalError(f"{folder}: no such folder for the journal")
-        if not os.access(folder, os.W_OK) or (
-                self.path.exists() and not os.access(self.path, os.W_OK)):
-            raise JournalReadOnly(f"{self.path} cannot be written (the data folder is "
-                                  "read-only): make it writable, or give another --data folder")
 
     def _create(self) -> None:
         """A new journal, built under a temporary name and renamed into place once its schema
@@ -323,6 +318,8 @@ class Journal:
             self._db.execute("ALTER TABLE actions ADD COLUMN guess TEXT")
         if "step" not in actions:  # older rows keep NULL: nothing to deal again from them
             self._db.execute("ALTER TABLE actions ADD COLUMN step INTEGER")
+        if "shown" not in actions:
+            self._db.execute("ALTER TABLE actions ADD COLUMN shown TEXT")
         if "dealer" not in columns:  # before players dealt their own: the service drew
             self._db.execute("ALTER TABLE games ADD COLUMN dealer TEXT NOT NULL DEFAULT "
                              "'digital'")
@@ -373,19 +370,22 @@ class Journal:
                            [(game_id, seat, sims) for seat, sims in sorted((ai or {}).items())])
         return game_id
 
-    def append(self, game_id: int, action: str, guess: str | None = None) -> int:
+    def append(self, game_id: int, action: str, guess: str | None = None,
+               shown: str | None = None) -> int:
         """Commit one accepted action; returns its sequence number. ``guess``: for an unseen
         draw (``?``), the working resolution's outcome, so a restart resumes from the same
-        one (it is the table's assumption, not anybody's knowledge)."""
+        one (it is the table's assumption, not anybody's knowledge). ``shown``: the piece
+        laid on the game's choice site that made this choice (a restart with it still lying
+        there waits for it to come off, as before)."""
         with self._transaction() as db:
             (seq,) = db.execute(
                 "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id=?", (game_id,)
             ).fetchone()
             (step,) = db.execute("SELECT COUNT(*) FROM actions WHERE game_id=? AND undone_at "
                                  "IS NULL", (game_id,)).fetchone()
-            db.execute("INSERT INTO actions (game_id, seq, action, at, guess, step) "
-                       "VALUES (?, ?, ?, ?, ?, ?)",
-                       (game_id, seq, action, time.time(), guess, step))
+            db.execute("INSERT INTO actions (game_id, seq, action, at, guess, step, shown) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (game_id, seq, action, time.time(), guess, step, shown))
         return int(seq)
 
     def keep_guesses(self, game_id: int, guesses: Sequence[str | None]) -> None:
@@ -460,9 +460,9 @@ class Journal:
         if row is None:
             return None
         rows = self._db.execute(
-            "SELECT action, guess FROM actions WHERE game_id=? AND undone_at IS NULL "
+            "SELECT action, guess, shown FROM actions WHERE game_id=? AND undone_at IS NULL "
             "ORDER BY seq", (game_id,)).fetchall()
-        actions = tuple(action for action, _ in rows)
+        actions = tuple(action for action, _, _ in rows)
         ai = dict(self._db.execute(
             "SELECT seat, simulations FROM ai_seats WHERE game_id=? ORDER BY seat", (game_id,)))
         shown = self._db.execute(
@@ -475,7 +475,8 @@ class Journal:
             "step IS NOT NULL ORDER BY seq", (game_id,)))
         return StoredGame(row[0], row[1], tuple(json.loads(row[2])), json.loads(row[3]), row[4],
                           row[5], row[6], row[7], actions, ai, row[8], reveals,
-                          tuple(guess for _, guess in rows), taken_back)
+                          tuple(guess for _, guess, _ in rows), taken_back,
+                          next((shown for _, _, shown in reversed(rows) if shown), None))
 
     def queue_result(self, uid: str, game_id: int, payload: str) -> bool:
         """Keep a finished game's result for the club until it says it has it (``received``);

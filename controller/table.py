@@ -68,6 +68,9 @@ Dealer = Literal["players", "digital"]
 DEALERS: tuple[Dealer, ...] = ("players", "digital")
 """``players``: they shuffle and draw from the box, the table writes ``?`` for what it cannot
 see; ``digital``: the service draws the secrets and shows them on the players' phones."""
+HANDS_SAMPLED = 8
+"""Other dealings, at each position, whose legal steps tell which kinds of change a hand could
+show (kept for the rest of the game: the kinds only grow)."""
 RESUME_BUDGET = 10 * SEARCH_BUDGET
 """A restart may search longer: it resolves a whole game's unseen draws at once."""
 CONFIRM_TO_LOOK_FURTHER = Sentence("no way of dealing found so far explains this; if it is "
@@ -146,8 +149,10 @@ class Table:
         self._limiting: tuple[Any, bool] | None = None
         self._judged: frozenset[tuple[str, str]] = frozenset()
         """The board ``decision`` was judged on (a search's answer withdraws only its red)."""
-        self._made: tuple[Any, set[Any]] | None = None
-        """The kinds of change this game's steps have made so far (``_a_hand_could_show``)."""
+        self._made: tuple[Any, set[Any], bool] | None = None
+        """The kinds of change this game's steps have made, or could make under some dealing,
+        so far, and whether other dealings were sampled at this position
+        (``_a_hand_could_show``)."""
 
     # -- starting and resuming ---------------------------------------------------------------
     def new_game(self, players: Sequence[str], options: Mapping[str, str] | None = None,
@@ -207,6 +212,7 @@ class Table:
             actions = found.actions
         for action, known in zip(actions, stored.actions, strict=True):
             self._advance(action, self.game.apply(self.state, action), known)
+        self._shown_choice = stored.shown  # still on the choice site: waited for to come off
         self.log("game", Sentence("resumed after {count} actions",
                                   {"count": str(len(stored.actions))}))
         self._draw_hidden_chance()
@@ -225,7 +231,7 @@ class Table:
         self._insist, self._patient = {}, None
         self._on_pad, self._pending, self._shown_choice = None, None, None
         self._dealt = {}
-        self._owners = []
+        self._owners, self._made = [], None
         self.provisional, self._dealing_before, self._before_provisional = None, None, []
 
     @property
@@ -564,11 +570,14 @@ class Table:
         return True
 
     def _a_hand_could_show(self, board: Mapping[str, str]) -> bool:
-        """Could some hand make ``board`` a step? A cheap filter before confirm is offered:
-        each change it shows is of a kind this game's steps have made, or a legal step now
-        makes: pieces of that kind laid on (or taken off) a site of that family (a card on a
-        pad, a trapper onto a square; never a tiki on the play pad). The searches decide;
-        this keeps the offer off plain mistakes, whatever hand the player holds."""
+        """Could some hand make ``board`` a step? A cheap filter before any search: each
+        change it shows is of a kind this game's steps have made, or a legal step now makes:
+        pieces of that kind laid on (or taken off) a site of that family (a card on a pad, a
+        trapper onto a square; never a tiki on the play pad). A kind none of those made is
+        looked for, only then, among the legal steps under ``HANDS_SAMPLED`` other dealings of
+        the hand on turn (the first Toast of a game empties a place, which no step before it
+        did). The searches decide; this keeps them, and the confirm offer, off plain
+        mistakes, whatever hand the player holds."""
         def change(site: str, value: str | None) -> tuple[str, tuple[str, ...]]:
             kinds = tuple(piece.split(":")[0] for piece in pile_pieces(value)) if value else ()
             return site.split(":")[0], kinds
@@ -577,13 +586,26 @@ class Table:
             return {change(site, after.get(site)) for site in before.keys() | after.keys()
                     if before.get(site) != after.get(site)}
 
+        def made_by(successors: Successors) -> set[Any]:
+            return set().union(*(changes(successors.board, successor.board)
+                                 for successor in successors.changing))
+
         if self._made is None or self._made[0] is not self.successors:  # an AI seat's too
             boards = [self.game.board(state) for state in self.states]
-            self._made = (self.successors, set().union(
+            kept = self._made[1] if self._made is not None else set()  # earlier samples'
+            self._made = (self.successors, kept.union(
                 *(changes(before, after) for before, after in pairwise(boards)),
-                *(changes(boards[-1], successor.board)
-                  for successor in self.successors.changing)))
-        return changes(self.expected_board, board) <= self._made[1]
+                made_by(self.successors)), False)
+        shown = changes(self.expected_board, board)
+        if shown <= self._made[1] or self._made[2]:
+            return shown <= self._made[1]
+        actor = self.game.actor(self.state)  # a new kind: might another hand on turn make it?
+        if actor >= 0 and self._draws_seen_by(actor):
+            rng = random.Random(self._seed())
+            self._made[1].update(*(made_by(Successors(self.game, self.game.resample(
+                self.state, None, rng))) for _ in range(HANDS_SAMPLED)))
+        self._made = (self._made[0], self._made[1], True)
+        return shown <= self._made[1]
 
     def wants(self, puzzle: Puzzle) -> bool:
         """Is the answer to this search still wanted? Only while its board is the one last
@@ -676,7 +698,7 @@ class Table:
         chosen = next((s for s in self._silent_choices() if s.action == action), None)
         if chosen is None or rest != self.expected_board:
             return board  # judged as it lies: a wrong piece there is a mistake
-        self._accept(chosen.action, chosen.state, "shown")
+        self._accept(chosen.action, chosen.state, "shown", laid)
         self._shown_choice = laid
         return rest
 
@@ -723,11 +745,11 @@ class Table:
                                       {"steps": str(decision.steps)}))
 
     # -- accepting ------------------------------------------------------------------------
-    def _accept(self, action: str, state: Any, source: str) -> None:
+    def _accept(self, action: str, state: Any, source: str, shown: str | None = None) -> None:
         assert self.game_id is not None
         known = UNRESOLVED if source == "unseen" else action
         self.journal.append(self.game_id, known,  # committed before anything shows it
-                            action if source == "unseen" else None)
+                            action if source == "unseen" else None, shown)
         self._advance(action, state, known)
         if source == "chance":  # a secret: the public log says only that it happened
             self.service_draws += 1

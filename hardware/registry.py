@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -21,6 +22,9 @@ from .errors import HardwareError
 
 EXPORT_FORMAT = "tabletop-tags"
 EXPORT_VERSION = 1
+RECHECK_SECONDS = 1.0
+"""How often ``lookup`` asks SQLite whether another process (``tabletop tags enroll`` beside a
+running service) changed the tags; its own changes are seen at once."""
 _PIECE = re.compile(r"^[a-z0-9_]+(:[a-z0-9_]+)*$")
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tags (
@@ -76,6 +80,11 @@ class TagRegistry:
         self._db = sqlite3.connect(str(path), check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
+        self._pieces: dict[str, str | None] = {}
+        """Tags looked up, and their pieces. The tracker asks for every tag on the board each
+        time it is read; a query per tag releases the GIL, and while a search for the players'
+        dealing runs in its thread each costs up to a switch interval (5 ms) to get it back."""
+        self._version, self._checked = None, float("-inf")
 
     def close(self) -> None:
         self._db.close()
@@ -88,17 +97,35 @@ class TagRegistry:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._db:
-            yield self._db
+        try:
+            with self._db:
+                yield self._db
+        finally:
+            self._pieces.clear()
+
+    def _check_others(self) -> None:
+        """Forget the looked-up pieces if another connection changed the tags meanwhile."""
+        now = time.monotonic()
+        if now - self._checked < RECHECK_SECONDS:
+            return
+        self._checked = now
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._version:
+            self._pieces.clear()
+            self._version = version
 
     # -- reading --------------------------------------------------------------------------
 
     def lookup(self, uid: bytes | str) -> str | None:
         """The piece of a tag, or None when the tag was never enrolled."""
         key = uid_hex(uid)
+        self._check_others()
+        if key in self._pieces:
+            return self._pieces[key]
         with closing(self._db.execute("SELECT piece FROM tags WHERE uid = ?", (key,))) as rows:
             row = rows.fetchone()
-        return row[0] if row else None
+        piece = self._pieces[key] = row[0] if row else None
+        return piece
 
     def tags_of(self, piece: str) -> tuple[str, ...]:
         query = "SELECT uid FROM tags WHERE piece = ? ORDER BY uid"

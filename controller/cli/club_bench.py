@@ -44,9 +44,8 @@ async def _table(name: str, game_id: str, url: BrokerAddress, data: Path, seed: 
     try:
         while not link.connected:
             await asyncio.sleep(0.05)
-        service.new_game(seating(game_id, seed), {}, None, "digital")
         rng = random.Random(f"pace {seed}")
-        for _ in lay_steps(service.table, random.Random(seed)):
+        for _ in lay_steps(service, seating(game_id, seed), seed):
             service.publish()
             await asyncio.sleep(rng.uniform(0.5, 1.5) * pace)
         service.publish()
@@ -74,17 +73,15 @@ def _referee_rate(url: BrokerAddress | None, data: Path) -> float:
         try:
             while link is not None and not link.connected:
                 await asyncio.sleep(0.05)
-            service.new_game(seating("tiki_topple", 7), {}, None, "digital")
             steps, spent = 0, 0.0
             for _ in range(3):  # three games: a steadier figure
                 started = time.thread_time()
-                for _ in lay_steps(service.table, random.Random(steps)):
+                for _ in lay_steps(service, seating("tiki_topple", 7), steps):
                     service.publish()
                     steps += 1
                     spent += time.thread_time() - started
                     await asyncio.sleep(0)  # the link publishes between two steps
                     started = time.thread_time()
-                service.new_game(seating("tiki_topple", 7), {}, None, "digital")
             return steps / spent
         finally:
             if task is not None:

@@ -2,8 +2,8 @@
 
 Used by ``tabletop sim-club`` (``make club``), ``tabletop bench club`` and the club's tests:
 each table plays whole games one after another and publishes them as a real table does. The
-evening, not the referee, is what they show: the ideal radio, no mistakes, and the service
-deals the secrets (shown on phones), so no search for the players' dealing runs.
+evening, not the radio, is what they show: the ideal radio and no mistakes; but the players
+deal from the box, as at a real table, so the referee searches for their dealing as it would.
 """
 
 from __future__ import annotations
@@ -21,15 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.club_link import BrokerAddress, ClubLink, cancel_all
-from controller.referee import Choose
 from controller.service import TableService
-from controller.table import Table
-from games.core.playout import random_step
 from games.registry import get_game
 
 from .common import UserError
 from .compose import build_service, load_board
-from .sim import HEADLESS_SETTLE_MS, IDEAL_SCAN_MS, running, settled
+from .referee_bench import PREFER, BoxPlayers
+from .settling import settled
+from .sim import HEADLESS_SETTLE_MS, IDEAL_SCAN_MS, running
 
 CLUB_GAMES = ("tiki_topple", "topiary", "on_top", "hanging_gardens", "trapper")
 ROSTER = ("anna", "ben", "cleo", "dora", "emil", "fritz", "greta", "hanno")
@@ -46,18 +45,30 @@ class TablePlay:
     links: list[ClubLink] = field(default_factory=list)
 
 
-def lay_steps(table: Table, rng: random.Random) -> Iterator[str]:
-    """A quick table's bots: lay each step's board on the referee as an ideal radio would
-    report it (no hub, no timing: the fastest a table can go), picking the reading meant when
-    the board cannot tell. Yields each action once the table has judged it."""
-    game = table.game
-    while not game.is_terminal(table.state):
-        action = random_step(game, table.state, rng)
-        decision = table.observe(game.board(game.apply(table.state, action)))
-        if isinstance(decision, Choose):
-            actions = [successor.action for successor in decision.successors]
-            table.choose(actions.index(action) if action in actions else 0)
-        yield action
+def lay_steps(service: TableService, players: Sequence[str], seed: int) -> Iterator[str]:
+    """A quick table's players: they deal from the box (``BoxPlayers``), start a game and lay
+    each step's board on the referee as an ideal radio would report it (no hub, no timing:
+    the fastest a table can go), confirming or choosing what the board cannot tell and
+    showing their secrets when the score asks. No service loop runs a quick table, so its
+    searches for their dealing run on the spot. Yields each action once the table has it; a
+    step it does not take ends the game with the reason (a club bench that waited for that
+    game's result would wait for ever)."""
+    table = service.table
+    table.search_inline = True
+    try:
+        people = BoxPlayers(table, list(players), seed=seed,
+                            prefer=PREFER.get(table.game.id, lambda action: False),
+                            start=lambda names, options: service.new_game(names, options))
+        while not table.game.is_terminal(people.state):
+            action = people.step()
+            people.show()
+            if len(table.actions) < len(people.actions):
+                raise RuntimeError(f"the referee did not take step {len(people.actions)} "
+                                   f"{action!r}: {type(table.decision).__name__}")
+            yield action
+        people.show()
+    finally:
+        table.search_inline = False  # as the service has it
 
 
 def quick_service(game_id: str, data: Path, seed: int) -> TableService:
@@ -100,7 +111,7 @@ async def play_table(name: str, game_id: str, broker: BrokerAddress, data: Path,
     while games is None or number < games:
         players = seating(game_id, seed * 1000 + number)
         async with running(game_id, data, players, {}, None, IDEAL_SCAN_MS,
-                           HEADLESS_SETTLE_MS, dealer="digital") as (table, service):
+                           HEADLESS_SETTLE_MS) as (table, service):
             link = ClubLink(service, broker, name)
             play.links.append(link)
             if on_link is not None:
@@ -112,13 +123,9 @@ async def play_table(name: str, game_id: str, broker: BrokerAddress, data: Path,
                     if pause:
                         await asyncio.sleep(pause)
 
-                async def dealt(index: int) -> str:  # the secret the service drew there
-                    while len(service.table.actions) <= index:
-                        await asyncio.sleep(0.01)
-                    return service.table.actions[index]
-
                 bot = AutoplayBot(table, players, {}, settle=judged, seed=seed * 1000 + number,
-                                  mistake_rate=0.0, settle_every="action", hidden_chance=dealt)
+                                  mistake_rate=0.0, settle_every="action", show_secrets=True,
+                                  looks_further=lambda: service.table.may_look_further)
                 await bot.play()
                 await settled(table, service)
                 uid = None

@@ -1,5 +1,6 @@
 """People at a table with the real box, driving a ``Table`` directly: ``tabletop bench
-referee-search`` and the tests of unseen draws.
+referee-search``, ``bench pi-budget``, the club's quick tables (``club_tables.lay_steps``) and
+the tests of unseen draws.
 
 They shuffle and draw the secrets themselves (seeded), make legal moves (at random, or the
 ones ``prefer`` picks), confirm or choose what the board cannot tell, and lay their secrets
@@ -34,7 +35,9 @@ class BoxPlayers:
     def __init__(self, table: Table, players: list[str], options: dict[str, str] | None = None,
                  seed: int = 0, prefer: Callable[[str], bool] = lambda action: False,
                  observe: Callable[[dict[str, str]], Any] | None = None,
-                 searched: Callable[[], Any] = lambda: None) -> None:
+                 searched: Callable[[], Any] = lambda: None,
+                 start: Callable[[list[str], dict[str, str] | None], Any] | None = None
+                 ) -> None:
         self.table, self.game = table, table.game
         self._observe = observe
         """How the table is shown a board, if not by ``table.observe`` (``bench pi-budget``
@@ -45,7 +48,7 @@ class BoxPlayers:
         self.rng, self.prefer = random.Random(seed), prefer
         self.actions: list[str] = []
         self.to_show: list[tuple[int, tuple[str, ...]]] = []
-        table.new_game(players, options)
+        (start or table.new_game)(players, options)  # a service's new_game: its sweep too
 
     def observe(self, board: dict[str, str]) -> Any:
         return (self._observe or self.table.observe)(board)

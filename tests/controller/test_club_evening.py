@@ -1,12 +1,12 @@
 """A club evening against one real Mosquitto and the real club: 30 tables play whole games
-(the bots lay each step's board on the table's referee, as an ideal radio would report it);
+(the players deal from the box and lay each step's board on the table's referee, as an ideal
+radio would report it; each table searches for their dealing on the one loop);
 every result reaches the standings once. Then the same with the broker killed (-9) and started
 again mid-evening, and one table cut off from the broker for longer than its games take."""
 
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
 
 from controller.cli.club_tables import CLUB_GAMES, lay_steps, quick_service, seating
@@ -76,8 +76,7 @@ async def play(name: str, game_id: str, url: BrokerAddress, data: Path, seed: in
     links.append(link)
     task = asyncio.create_task(link.run())
     try:
-        service.new_game(seating(game_id, seed), {}, None, "digital")
-        for _ in lay_steps(service.table, random.Random(seed)):
+        for _ in lay_steps(service, seating(game_id, seed), seed):
             service.publish()
             await asyncio.sleep(0)  # other tables and the links run between two steps
         service.publish()
@@ -118,7 +117,7 @@ async def evening(tmp_path: Path, broker: Broker, *, faults: bool) -> None:
             await asyncio.sleep(CUT_SECONDS)
             assert "t1" not in {r.table for r in club.results()}
             cable.plugged = True
-        async with asyncio.timeout(180):
+        async with asyncio.timeout(300):  # 30 quick tables on one loop, searching too
             uids = await asyncio.gather(*tables)
             while club.stored < TABLES:
                 await asyncio.sleep(0.05)
@@ -142,3 +141,35 @@ def test_thirty_tables_each_result_once_in_the_standings(tmp_path, broker) -> No
 
 def test_a_broker_killed_and_a_table_cut_off_lose_and_double_no_result(tmp_path, broker) -> None:
     asyncio.run(evening(tmp_path, broker, faults=True))
+
+
+def test_the_demo_tables_play_on_virtual_hubs_with_the_players_dealing(tmp_path, broker) -> None:
+    """``make club``'s tables (``play_evening``): whole games on virtual tables whose players
+    deal from the box and show their secrets when asked; each result reaches the club once."""
+    from controller.cli.club_tables import play_evening
+    from controller.journal import Journal
+
+    games = ("tiki_topple", "trapper")  # both with unseen draws that decide what is legal
+
+    async def main() -> None:
+        club = ClubService(broker.url, tmp_path / "club")
+        club_task = asyncio.create_task(club.run())
+        try:
+            async with asyncio.timeout(240):
+                plays = await play_evening(BrokerAddress.parse(broker.url), tmp_path / "tables",
+                                           len(games), game_ids=games, seed=3)
+                while club.stored < len(games):
+                    await asyncio.sleep(0.05)
+            assert sorted(r.uid for r in club.results()) == sorted(
+                uid for play in plays for uid in play.finished)
+            for play in plays:
+                journal = Journal(tmp_path / "tables" / play.name / "journal.sqlite3")
+                stored = journal.games()[-1]
+                assert stored.status == "finished" and stored.dealer == "players"
+                assert "?" in stored.actions  # the table never saw their draws
+                journal.close()
+        finally:
+            await cancel_all([club_task])
+            club.close()
+
+    asyncio.run(main())

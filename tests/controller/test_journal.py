@@ -78,6 +78,29 @@ def test_a_game_keeps_the_rules_revision_it_started_under(tmp_path) -> None:
                                          "actions": []}
 
 
+def test_a_journal_from_before_choice_tiles_upgrades_itself(tmp_path) -> None:
+    """Its actions had no ``shown`` column: they were all made without a tile on the choice
+    site, and a new action records one."""
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, players TEXT NOT NULL,
+            options TEXT NOT NULL, status TEXT NOT NULL, started REAL NOT NULL, ended REAL);
+        CREATE TABLE actions (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT
+            NULL, action TEXT NOT NULL, at REAL NOT NULL, undone_at REAL, guess TEXT,
+            step INTEGER, PRIMARY KEY (game_id, seq));
+        INSERT INTO games (game, players, options, status, started)
+            VALUES ('topiary', '["anna", "ben", "cleo"]', '{}', 'active', 0);
+        INSERT INTO actions (game_id, seq, action, at, step) VALUES (1, 0, 'remove swan', 0, 0);
+    """)
+    db.close()
+    journal = Journal(path)
+    stored = journal.active()
+    assert stored is not None and stored.actions == ("remove swan",) and stored.shown is None
+    journal.append(stored.id, "lay 1", shown="topiary:swan:4")
+    assert journal.get(stored.id).shown == "topiary:swan:4"
+
+
 def test_a_journal_from_before_revisions_upgrades_itself(tmp_path) -> None:
     """The games table of the first journals had no revision column: theirs is 1."""
     path = tmp_path / "old.sqlite3"

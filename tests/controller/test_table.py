@@ -261,6 +261,35 @@ def test_a_tile_laid_on_the_deal_pad_chooses_the_shape_for_the_box(tmp_path) -> 
     assert table.observe(laid) == NoChange() and len(table.actions) == 2
 
 
+def test_a_restart_with_the_choosing_tile_still_on_the_deal_pad_waits_for_it(tmp_path) -> None:
+    """The tile that chose the shape is journalled with its choice: after a power cut with it
+    still on the pad, the table waits for it to come off as before, and takes the layout laid
+    meanwhile, instead of calling the tile a mistake."""
+    topiary = get_game("topiary")
+    table = Table(topiary, Journal(tmp_path / "j.sqlite3"), random.Random(1))
+    table.new_game(["anna", "ben", "cleo"], {})
+    table.observe({"pad:deal": "topiary:swan:4"})
+    assert table.actions == ["remove swan"]
+    table.journal.close()  # the power cut
+
+    again = Table(topiary, Journal(tmp_path / "j.sqlite3"), random.Random(1))
+    stored = again.journal.active()
+    assert stored is not None and stored.shown == "topiary:swan:4"
+    again.resume(stored)
+    assert again.observe({"pad:deal": "topiary:swan:4"}) == NoChange()
+    assert "pad:deal" not in again.led_roles()
+    first = topiary.legal_actions(again.state)[0]
+    laid = topiary.board(topiary.apply(again.state, first))
+    again.observe({**laid, "pad:deal": "topiary:swan:4"})
+    assert again.actions == ["remove swan", first]
+    again.journal.close()  # a second cut, a step later, the tile still there
+
+    third = Table(topiary, Journal(tmp_path / "j.sqlite3"), random.Random(1))
+    third.resume(third.journal.active())
+    assert third.observe({**laid, "pad:deal": "topiary:swan:4"}) == NoChange()
+    assert third.observe(laid) == NoChange() and third.actions == ["remove swan", first]
+
+
 def test_an_ai_start_players_shape_is_shown_with_a_tile_of_the_shape_it_chose(tmp_path) -> None:
     """The AI plays anna: once it has chosen the shape for the box, a tile of that shape on the
     deal pad makes the choice, and a tile of another shape is a mistake."""

@@ -114,6 +114,28 @@ def test_a_card_the_working_guess_set_aside_is_still_a_legal_play(tmp_path) -> N
     assert surprise[0].split()[0] in table.states[-2].hands[seat]
 
 
+def test_the_first_toast_of_a_game_is_searched_though_the_guess_set_it_aside(tmp_path) -> None:
+    """A Toast empties a place, which no step before the first one did; under the working
+    guess the player on turn holds no Toast, so no legal step makes that change either. The
+    table must still search their hand (it once read this as a plain mistake, for good)."""
+    table = new_table(tmp_path)
+    people = BoxPlayers(table, ["anna", "ben"], seed=0)
+
+    def lacks_a_toast() -> bool:
+        seat = people.game.actor(people.state)
+        return seat != CHANCE and "toast" in people.game.legal_actions(people.state) and (
+            "toast" not in table.state.hands[seat])
+
+    while not lacks_a_toast():
+        people.step()
+    assert "toast" not in table.actions
+    assert all(s.action != "toast" for s in table.successors.changing)
+    toasted = people.game.board(people.game.apply(people.state, "toast"))
+    assert any(site not in toasted for site in table.expected_board)  # a place emptied
+    people.step("toast")
+    assert table.actions[-1] == "toast" and table.decision == NoChange()
+
+
 def test_a_card_no_hand_can_hold_is_refused_with_the_reason(tmp_path) -> None:
     """Anna holds one card of each kind: the one she has played lies on her pile, so no way
     of dealing gives it to her again."""

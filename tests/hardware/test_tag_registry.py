@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -33,6 +34,31 @@ def test_enroll_and_lookup_survive_reopening(tmp_path: Path) -> None:
         assert registry.lookup(A) == registry.lookup("04a1b2c3") == "tiki:lokahi"
         assert registry.lookup(B) is None
         assert len(registry) == 1
+
+
+def test_a_lookup_sees_its_own_changes_at_once_and_another_process_s_soon(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lookups are remembered (the tracker asks for every tag each time it reads the board);
+    an enrolment from ``tabletop tags`` beside the running service must still show."""
+    import hardware.registry as registry_module
+
+    clock = [100.0]
+    monkeypatch.setattr(registry_module, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    service, command = TagRegistry(tmp_path / "t.sqlite3"), TagRegistry(tmp_path / "t.sqlite3")
+    assert service.lookup(A) is None
+    service.enroll(A, "tiki:lokahi")
+    assert service.lookup(A) == "tiki:lokahi"  # its own change: at once
+    service.forget(A)
+    assert service.lookup(A) is None
+    command.enroll(A, "tiki:nani")  # another connection
+    assert service.lookup(A) is None  # remembered until the next check
+    clock[0] += registry_module.RECHECK_SECONDS
+    assert service.lookup(A) == "tiki:nani"
+    command.enroll(A, "tiki:huhu", replace=True)
+    clock[0] += registry_module.RECHECK_SECONDS
+    assert service.lookup(A) == "tiki:huhu"
+    service.close()
+    command.close()
 
 
 def test_one_tag_is_never_two_pieces(registry: TagRegistry) -> None:
