@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 GAME   ?= tiki_topple
 AI     ?=
 
-.PHONY: sim test lint install chromium mosquitto club clean pi-check
+.PHONY: sim test test-slow lint install chromium mosquitto club clean pi-check
 
 # Page tests drive Debian's Chromium (never a browser downloaded by a test tool).
 CHROMIUM := /usr/bin/chromium
@@ -44,6 +44,11 @@ club: install mosquitto
 test: install chromium mosquitto
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2
+
+# The rest of the long sweeps (the conformance check's other seeds: tests/sweeps.py), beside
+# `make test`, which runs one or two seeds of each.
+test-slow: install
+	$(BIN)/python -m pytest -n 2 -m slow
 
 lint: install
 	$(BIN)/ruff check .

@@ -1,5 +1,6 @@
-"""The core conformance check over 300 seeded games, split so that xdist spreads them; and a
-box with few score tiles, so that running out of tiles is played through too."""
+"""The core conformance check over 300 seeded games, split so that xdist spreads them (every
+run plays the first seed of each case, `make test-slow` the whole sweep: tests/sweeps.py); and
+a box with few score tiles, so that running out of tiles is played through too."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from games.core.game import CHANCE
 from games.core.playout import random_playout
 from games.hanging_gardens import GAME, HangingGardens
 from games.hanging_gardens.components import DATA_FILE, load_components
+from tests.sweeps import seeds
 
 GAMES_PER_CASE = 20
 
 
-@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("seed", seeds(5))
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_conformance(players: int, seed: int) -> None:
     report = check_game(GAME, games=GAMES_PER_CASE, seed=seed, player_counts=[players])
