@@ -36,6 +36,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .club_messages import DISCOVERY, HA_STATUS, ROOT, BadMessage, check_table_name
+from .errors import ControllerError
 
 DEBIAN_ETC = Path("/etc/mosquitto")
 PORT = 1883
@@ -50,7 +51,7 @@ it can never write its own ``set/...`` or ``receipt``."""
 MOSQUITTO_PASSWD = "mosquitto_passwd"
 
 
-class ClubBrokerError(Exception):
+class ClubBrokerError(ControllerError):
     """The broker's files cannot be made: one line saying what to do."""
 
 

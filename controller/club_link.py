@@ -44,6 +44,7 @@ from .club_messages import (
     game_uid,
     topic,
 )
+from .errors import ControllerError
 from .journal import JournalError
 
 if TYPE_CHECKING:
@@ -79,8 +80,10 @@ async def cancel_all(tasks: Iterable[asyncio.Task[Any]]) -> None:
         _, pending = await asyncio.wait(pending, timeout=0.5)
 
 
-class BrokerAddressError(ValueError):
+class BrokerAddressError(ControllerError, ValueError):
     """A broker URL the link cannot use: the reason, in one line."""
+
+    http_status = 422
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .errors import ControllerError
+
 ROOT = "tabletop"
 DISCOVERY = "homeassistant"
 """Home Assistant's discovery prefix (its default)."""
@@ -29,8 +31,10 @@ TABLE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 """A table's name in topics: no ``/``, ``+`` or ``#``; lower case, as Home Assistant ids."""
 
 
-class BadMessage(ValueError):
+class BadMessage(ControllerError, ValueError):
     """A payload that is not what its topic carries: the reason, in one line."""
+
+    http_status = 422
 
 
 def check_table_name(name: str) -> str:

@@ -21,7 +21,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from datetime import time as clock_time
 from pathlib import Path
@@ -49,6 +49,7 @@ from .club_messages import (
 )
 from .club_standings import EVENING_STARTS, Standing
 from .club_store import ClubStore, ClubStoreError, StoredResult, TableRow
+from .errors import ControllerError
 from .language import catalogue
 
 if TYPE_CHECKING:
@@ -79,8 +80,10 @@ AVAILABILITY: dict[str | None, Literal["online", "offline"]] = {ONLINE: "online"
                                                                 OFFLINE: "offline"}
 
 
-class ClubNameError(ValueError):
+class ClubNameError(ControllerError, ValueError):
     """A club name that cannot be part of an MQTT client id."""
+
+    http_status = 422
 
 
 @dataclass
@@ -134,21 +137,10 @@ class FinishedGame(BaseModel):
     moves: int
 
 
-class StandingView(BaseModel):
-    player: str
-    played: int
-    wins: int
-    points: int
-    rating: float
-    """OpenSkill's ordinal (mu - 3 sigma), rounded to a tenth."""
-    mu: float
-    sigma: float
-
-
 class GameStandings(BaseModel):
     game: str
     game_name: str
-    standings: list[StandingView]
+    standings: list[Standing]
 
 
 class ClubView(BaseModel):
@@ -163,15 +155,16 @@ class ClubView(BaseModel):
     tables: list[TableView]
     games: list[FinishedGame]
     """The evening's finished games, the latest first."""
-    standings: list[StandingView]
+    standings: list[Standing]
     """Over every game of the evening."""
     by_game: list[GameStandings]
 
 
-def standing_view(line: Standing) -> StandingView:
-    return StandingView(player=line.player, played=line.played, wins=line.wins,
-                        points=line.points, rating=round(line.rating, 1),
-                        mu=round(line.mu, 3), sigma=round(line.sigma, 3))
+def standing_view(line: Standing) -> Standing:
+    """A line as the page and the exports show it: the rating to a tenth, mu and sigma to
+    three places."""
+    return replace(line, rating=round(line.rating, 1), mu=round(line.mu, 3),
+                   sigma=round(line.sigma, 3))
 
 
 def game_name(game: str, language: str) -> str:

@@ -19,6 +19,8 @@ from datetime import datetime, timedelta
 from datetime import time as clock_time
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .errors import ControllerError
+
 if TYPE_CHECKING:
     from openskill.models import PlackettLuce
 
@@ -28,8 +30,10 @@ the evening before."""
 INSTALL_HINT = "pip install 'tabletop[club]'"
 
 
-class RatingUnavailable(ImportError):
+class RatingUnavailable(ControllerError, ImportError):
     """OpenSkill is not installed (it comes with the ``club`` extra)."""
+
+    http_status = 503
 
 
 class Result(Protocol):

@@ -11,7 +11,6 @@ what to do; a damaged one is never written to.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -19,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .club_messages import GameResult
+from .data_place import check_place
+from .errors import ControllerError
 
 FILE_NAME = "club.sqlite3"
 APPLICATION_ID = 0x54544342
@@ -47,8 +48,10 @@ CREATE INDEX IF NOT EXISTS results_by_end ON results (ended, uid);
 SQLITE_FULL, SQLITE_READONLY, SQLITE_CORRUPT, SQLITE_NOTADB = 13, 8, 11, 26
 
 
-class ClubStoreError(RuntimeError):
+class ClubStoreError(ControllerError, RuntimeError):
     """The club's store cannot be used; the message says which file, why and what to do."""
+
+    http_status = 503
 
 
 class ClubStoreDamaged(ClubStoreError):
@@ -131,17 +134,7 @@ class ClubStore:
         return cls(Path(folder) / FILE_NAME)
 
     def _check_place(self) -> None:
-        folder = self.path.parent
-        if self.path.is_dir():
-            raise ClubStoreError(f"{self.path} is a directory, not the club's store: move it "
-                                 "away or give another --data folder")
-        if not folder.is_dir():
-            raise ClubStoreError(f"{folder}: no such folder for the club's store")
-        if not os.access(folder, os.W_OK) or (
-                self.path.exists() and not os.access(self.path, os.W_OK)):
-            raise ClubStoreReadOnly(f"{self.path} cannot be written (the data folder is "
-                                    "read-only): make it writable, or give another --data "
-                                    "folder")
+        check_place(self.path, "the club's store", ClubStoreError, ClubStoreReadOnly)
         if self.path.exists() and self.path.stat().st_size == 0 and not Path(
                 f"{self.path}-wal").exists():
             raise ClubStoreDamaged(f"the club's store {self.path} is empty (0 bytes): its "

@@ -1,17 +1,36 @@
-"""Why the service refused a command; the web layer maps each to one HTTP status.
-
-They derive from the game's error types, so the command line prints them as one line and a
-test can catch them as the rule engine's errors.
+"""The controller's errors: ``ControllerError`` is the base of every one (the journal's, the
+club's, a refused command's), so the command line prints any of them as one line and the web
+layer answers each with its own class's ``http_status``, by type rather than by the order of
+a table. A refused command that is also a rule engine's refusal (nothing to confirm) derives
+from the game's ``IllegalAction`` too.
 """
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from games.core.errors import IllegalAction
-from games.core.game import Sentence
+from games.core.sentence import Sentence
 
 
-class NothingToConfirm(IllegalAction):
+class ControllerError(Exception):
+    """A problem the controller reports to a person. The message may be a ``Sentence``:
+    ``str(error)`` is then its English and ``sentence`` keeps it for a page to translate."""
+
+    http_status: ClassVar[int] = 500
+    """What the web layer answers when a request meets this error."""
+    sentence: Sentence | None = None
+
+    def __init__(self, message: str | Sentence = "", *args: object) -> None:
+        super().__init__(str(message), *args)
+        if not isinstance(message, str):  # after the game's own __init__, which sets None
+            self.sentence = message
+
+
+class NothingToConfirm(ControllerError, IllegalAction):
     """A command with nothing waiting for it: no game, no choice, nothing to take back (409)."""
+
+    http_status = 409
 
 
 class NoGameRunning(NothingToConfirm):
@@ -22,13 +41,10 @@ class AiUnavailable(NothingToConfirm):
     """Hints or AI seats without the AI installed (409)."""
 
 
-class Refused(PermissionError):
-    """A refusal worded as a Sentence (like ``GameError``): ``str`` is the English,
-    ``sentence`` what a page translates."""
+class Refused(ControllerError, PermissionError):
+    """A request the table will not grant to whoever sent it (403)."""
 
-    def __init__(self, message: str | Sentence = "") -> None:
-        self.sentence: Sentence | None = None if isinstance(message, str) else message
-        super().__init__(str(message))
+    http_status = 403
 
 
 class SeatNotHeld(Refused):

@@ -1,10 +1,10 @@
 """One reader hub as the service sees it: its link, which of the profile's readers it scans,
 how long its scan takes, and whether its region of the board can be trusted right now.
 
-A big board has several hubs scanning in parallel, each on its own USB link (DESIGN.md 4).
-Each numbers its readers from 0; the profile says which of the board's readers those are.
-A hub's region is *blind* from the moment its link drops until it has sent a full snapshot
-again: the service never judges the board from what a silent hub said before.
+A big board has several hubs scanning in parallel, each on its own USB link (docs/wiring.md,
+Several hubs). Each numbers its readers from 0; the profile says which of the board's readers
+those are. A hub's region is *blind* from the moment its link drops until it has sent a full
+snapshot again: the service never judges the board from what a silent hub said before.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The LED language, the same in every game (DESIGN.md section 3).
+"""The LED language, the same in every game (docs/service.md, The LED language).
 
 Each lit site gets a role; each role has a colour from the profile and a blink pattern of its
 own, so players who cannot tell the colours apart can still tell the roles apart:

@@ -1,4 +1,4 @@
-"""The referee: what does the settled board say happened? (DESIGN.md section 3)
+"""The referee: what does the settled board say happened? (docs/architecture.md, The walk)
 
 Generic over games: it only compares boards. The successors of every legal action (and every
 chance outcome the table can reveal) are computed once per state; a settled board is then

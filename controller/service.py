@@ -207,8 +207,6 @@ class TableService:
         """SSE clients connected now."""
         self.renders = 0
         """Statuses rendered so far (once per change, not once per client)."""
-        self.pushed_at: float | None = None
-        """clock() of the last LED frame actually pushed (for the latency benchmark)."""
         self.advisor = advisor or ai_advisor(table.game)
         """Answers an AdviceRequest with a ``games.ai.Advice``; runs in a worker thread."""
         self.thinking: AdviceRequest | None = None
@@ -891,8 +889,8 @@ class TableService:
         roles = self._sweep_roles(now) or self.roles
         palette = self.profile.colours
         self.led_colours = lighting.colours_at(roles, palette, now, self.led_sites)
-        if self.lights is not None and self.lights.show(self.led_colours):
-            self.pushed_at = self.clock()
+        if self.lights is not None:
+            self.lights.show(self.led_colours)
 
     async def _animate(self) -> None:
         swept: int | None = None

@@ -30,21 +30,19 @@ from games.core.errors import GameError
 from games.core.game import Sentence
 from games.core.translation import CORE_LOCALE, _, cached_catalogue
 
-from .errors import NothingToConfirm, SeatNotHeld, WrongSeatCode
-from .journal import JournalError
+from .errors import ControllerError
 from .language import CONTROLLER_LOCALE, request_language
 from .service import Reply, TableService
 from .status import Done, GameInfo, PrivateHint, SeatToken, Sites, Status
 
 STATIC = Path(__file__).parent / "static"
-REFUSALS: tuple[tuple[type[Exception], int], ...] = (
-    (NothingToConfirm, 409),  # before GameError: it is one
-    (GameError, 422),
-    (SeatNotHeld, 403),
-    (WrongSeatCode, 403),
-    (JournalError, 503),  # its disk full, say: the message says what to do
-)
-"""Why the service refused a command, as the HTTP status that says so."""
+
+
+def http_status(error: Exception) -> int:
+    """Why the service refused a command, as the HTTP status that says so: a controller
+    error's own (``ControllerError.http_status``: 409 nothing to confirm, 403 refused, 503 the
+    journal), else 422 for the input a rule engine refused (``GameError``)."""
+    return error.http_status if isinstance(error, ControllerError) else 422
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
@@ -186,11 +184,9 @@ def create_app(service: TableService, token: str) -> FastAPI:
         return service.texts(language).text(reply)
 
     @app.exception_handler(GameError)
-    @app.exception_handler(SeatNotHeld)
-    @app.exception_handler(WrongSeatCode)
-    @app.exception_handler(JournalError)
+    @app.exception_handler(ControllerError)
     async def refused(request: Request, error: Exception) -> JSONResponse:
-        code = next(code for kind, code in REFUSALS if isinstance(error, kind))
+        code = http_status(error)
         sentence: Sentence | None = getattr(error, "sentence", None)
         return JSONResponse({"detail": say(reader_language(request), sentence or str(error))},
                             status_code=code)

@@ -1,4 +1,4 @@
-"""Virtual hardware for tabletop (DESIGN.md section 6): it replaces hardware, not code paths.
+"""Virtual hardware for tabletop (docs/simulator.md): it replaces hardware, not code paths.
 
 - `virtual_table.VirtualTable`: pieces on sites, the hub, the buttons and the strip together;
 - `virtual_hub.VirtualHub`: the real firmware (`firmware/hub.py`) on a pty, with cable faults;

@@ -1,8 +1,10 @@
-"""The layer rules of DESIGN.md section 1, checked on every import statement in the code.
+"""The layer rules of docs/architecture.md, checked on every import statement in the code.
 
 games imports nothing of ours; hardware nothing of games, controller or simulator; simulator
 never the controller; only the command line (controller/cli) composes with the simulator, and
-nothing outside it imports it.
+nothing outside it imports it. And no two modules of ours import each other, directly or
+round a ring (an import inside a function counts; one under ``if TYPE_CHECKING`` does not: it
+never runs): a circle is two ideas that should be one module, or one idea in the wrong place.
 """
 
 from __future__ import annotations
@@ -23,11 +25,20 @@ FORBIDDEN = {
 """Package to what it may not import (controller/cli is exempt from its own row)."""
 
 
-def imports_of(path: Path, root: Path) -> list[tuple[int, str]]:
-    """Absolute names of our modules a file imports, relative imports resolved."""
+def imports_of(path: Path, root: Path, *, run_only: bool = False,
+               names: bool = False) -> list[tuple[int, str]]:
+    """Absolute names of our modules a file imports, relative imports resolved. ``run_only``:
+    not those under ``if TYPE_CHECKING``; ``names``: each imported name too (``from . import
+    status`` imports the module ``controller.status``)."""
     package = ".".join(path.relative_to(root).with_suffix("").parts[:-1])
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If)
+                   and "TYPE_CHECKING" in ast.unparse(node.test)
+                   for statement in node.body for inner in ast.walk(statement)}  # not orelse
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if run_only and id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -37,7 +48,48 @@ def imports_of(path: Path, root: Path) -> list[tuple[int, str]]:
             else:
                 name = node.module or ""
             found.append((node.lineno, name))
+            if names:
+                found += [(node.lineno, f"{name}.{alias.name}") for alias in node.names]
     return [(line, name) for line, name in found if name.split(".")[0] in OURS]
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def circles(files: list[Path], root: Path = ROOT) -> list[list[str]]:
+    """Rings of modules that import each other (Tarjan's strongly connected components)."""
+    modules = {module_name(path, root): path for path in files}
+    graph = {name: {imported for _, imported in imports_of(path, root, run_only=True,
+                                                           names=True)
+                    if imported in modules and not name.startswith(imported + ".")}
+             for name, path in modules.items()}  # a module's own packages run first: no ring
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(name: str) -> None:
+        index[name] = low[name] = len(index)
+        stack.append(name)
+        for other in sorted(graph[name]):
+            if other not in index:
+                visit(other)
+                low[name] = min(low[name], low[other])
+            elif other in stack:
+                low[name] = min(low[name], index[other])
+        if low[name] == index[name]:
+            ring = []
+            while not ring or ring[-1] != name:
+                ring.append(stack.pop())
+            if len(ring) > 1:
+                found.append(sorted(ring))
+
+    for name in sorted(graph):
+        if name not in index:
+            visit(name)
+    return found
 
 
 def breaches(path: Path, root: Path = ROOT) -> list[str]:
@@ -70,3 +122,25 @@ def test_the_check_catches_a_breach(tmp_path: Path, where: str, code: str, caugh
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(code)
     assert bool(breaches(path, tmp_path)) is caught
+
+
+def test_no_modules_import_each_other() -> None:
+    files = [path for layer in OURS for path in (ROOT / layer).rglob("*.py")]
+    assert circles(files) == []
+
+
+@pytest.mark.parametrize(("code", "ring"), [
+    ({"a.py": "from . import b\n", "b.py": "def f():\n    from .a import x\n"}, True),
+    ({"a.py": "from . import b\n", "b.py": "from .c import y\n", "c.py": "import pkg.a\n"},
+     True),
+    ({"a.py": "from . import b\n",
+      "b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import x\n"},
+     False),
+    ({"__init__.py": "from .a import x\n", "a.py": "from . import b\n", "b.py": ""}, False),
+])
+def test_the_circle_check_finds_a_ring(tmp_path: Path, code: dict[str, str], ring: bool) -> None:
+    package = tmp_path / "games" / "pkg"
+    package.mkdir(parents=True)
+    for name, text in code.items():
+        (package / name).write_text(text.replace("pkg.", "games.pkg."))
+    assert bool(circles(sorted(package.glob("*.py")), tmp_path)) is ring

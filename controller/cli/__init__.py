@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from controller.journal import JournalError
+from controller.errors import ControllerError
 from games.core.errors import GameError
 from hardware.errors import HardwareError
 
@@ -37,9 +37,8 @@ from . import (
     sim,
     token_cmd,
 )
-from .common import UserError
 
-USER_ERRORS = (UserError, GameError, HardwareError, JournalError)
+USER_ERRORS = (ControllerError, GameError, HardwareError)
 """What a person can put right: printed as ``tabletop COMMAND: message``, exit code 2."""
 BROKEN_PIPE_EXIT = 128 + 13  # SIGPIPE
 

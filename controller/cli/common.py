@@ -7,8 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from controller.errors import ControllerError
 
-class UserError(Exception):
+
+class UserError(ControllerError):
     """Bad input from the person at the keyboard: printed as one line, exit code 2."""
 
 

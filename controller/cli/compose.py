@@ -19,15 +19,16 @@ from controller.journal import Journal
 from controller.service import TableService
 from controller.table import Table
 from controller.web import create_app
+from games.core.game import Game, Site
 from games.registry import all_games, get_game
 from hardware.buttons import make_pin_factory
 from hardware.leds import SiteLights, open_strip
 from hardware.link import HubLink
 from hardware.profile import BoardProfile, ProfileError, find_profile, load_profile
+from hardware.profile_writer import generated_profile, profile_text, unique_sites
 from hardware.registry import TagRegistry
 
 from .common import UserError
-from .profile_cmd import default_profile
 
 
 def data_dir(given: str | None) -> Path:
@@ -40,6 +41,22 @@ def data_dir(given: str | None) -> Path:
         raise UserError(f"cannot create the data folder {base}: {error.strerror}; give "
                         "another --data folder") from None
     return base
+
+
+def game_sites(game: Game[Any], players: int | None = None) -> list[Site]:
+    """The sites for ``players`` players, or the union over every count the game supports."""
+    counts = [game.check_player_count(players)] if players is not None else range(
+        game.min_players, game.max_players + 1)
+    return unique_sites(site for n in counts for site in game.sites(n))
+
+
+def default_profile_text(game: Game[Any], players: int | None = None, hubs: int = 1) -> str:
+    return profile_text(game.id, game.name, game_sites(game, players), hubs=hubs)
+
+
+def default_profile(game: Game[Any]) -> BoardProfile:
+    """The default profile for every player count, validated, in memory."""
+    return generated_profile(game.id, game.name, game_sites(game))
 
 
 def load_board(name_or_path: str) -> BoardProfile:

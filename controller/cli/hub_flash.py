@@ -44,7 +44,7 @@ from hardware.firmware_files import CONFIG, ENTRY, firmware_files, firmware_vers
 from hardware.link import DEFAULT_BAUDRATE
 
 from .common import UserError
-from .hub_cmd import (
+from .hub_probe import (
     SERVICE,
     HubReport,
     chosen_hubs,

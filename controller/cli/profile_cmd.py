@@ -11,30 +11,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
-from games.core.game import Game, Site
 from games.registry import get_game
-from hardware.profile import BoardProfile
-from hardware.profile_writer import generated_profile, profile_text, unique_sites
 
 from .common import UserError
-
-
-def game_sites(game: Game[Any], players: int | None = None) -> list[Site]:
-    """The sites for ``players`` players, or the union over every count the game supports."""
-    counts = [game.check_player_count(players)] if players is not None else range(
-        game.min_players, game.max_players + 1)
-    return unique_sites(site for n in counts for site in game.sites(n))
-
-
-def default_profile_text(game: Game[Any], players: int | None = None, hubs: int = 1) -> str:
-    return profile_text(game.id, game.name, game_sites(game, players), hubs=hubs)
-
-
-def default_profile(game: Game[Any]) -> BoardProfile:
-    """The default profile for every player count, validated, in memory."""
-    return generated_profile(game.id, game.name, game_sites(game))
+from .compose import default_profile_text, game_sites, load_board
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -61,8 +42,6 @@ def run_schedule(args: argparse.Namespace) -> int:
     """Print the lines a maker pastes into each hub's ``firmware/config.py`` (the same
     classes the simulator's realistic table switches)."""
     from hardware.field_schedule import reader_layout, table_schedules
-
-    from .compose import load_board
 
     board = load_board(args.profile)
     game = get_game(board.game)

@@ -18,7 +18,6 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.service import TableService
 from controller.table import DEALERS, Table
 from controller.unresolved import UNRESOLVED
 from games.registry import get_game
@@ -36,12 +35,12 @@ from .common import (
 )
 from .compose import build_service, data_dir, serve
 from .hand_to_light import HandToLight
+from .settling import settled
 from .token_cmd import install_token
 
 if TYPE_CHECKING:  # the simulator is imported when used: `tabletop run` must not load it
     from importlib.resources.abc import Traversable
 
-    from simulator.virtual_table import VirtualTable
 
 HEADLESS_SETTLE_MS = 80
 """Settle time for scenarios and autoplay: no human hand to wait for, so keep them quick."""
@@ -177,45 +176,6 @@ async def interactive(game_id: str, players: list[str], options: dict[str, str],
                         table, "/", next_step_for(table, service, seed))))
     finally:
         table.close()
-
-
-async def settled(table: VirtualTable, service: TableService, timeout: float = 90.0) -> None:
-    """Wait until the service has judged exactly what lies on the virtual table (generous: a
-    board no dealing of the unseen draws explains costs a search of a few seconds, and one
-    the players confirmed a longer one: ``unresolved.PATIENCE``)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    # A button just pressed: let its event land on the service's queue and be handled (a
-    # confirm that starts a search makes the service judging, which is waited for below).
-    await asyncio.sleep(0)
-    try:
-        await asyncio.wait_for(service.buttons.join(), timeout)
-    except TimeoutError:
-        raise TimeoutError(f"the service handled no button press for {timeout:g} s") from None
-    while True:
-        want = {site: piece for site, piece in table.board().items()
-                if not piece.startswith("uid:")}
-        if (service.tracker.board == want and service.table.last_board == want
-                and not service.judging):
-            return
-        if loop.time() > deadline:
-            raise TimeoutError(_unsettled(table, service, want))
-        await asyncio.sleep(0.02)
-
-
-def _unsettled(table: VirtualTable, service: TableService, want: dict[str, str]) -> str:
-    """What differs, first: the sites the service sees or judged otherwise, and the hubs."""
-    def differing(board: dict[str, str]) -> dict[str, str | None]:
-        return {site: board.get(site) for site in sorted(want.keys() | board.keys())
-                if board.get(site) != want.get(site)}
-
-    line = table.hubs[0].slot_line
-    return (f"the service did not settle: it sees {differing(service.tracker.board)} and "
-            f"judged {differing(service.table.last_board)} otherwise than the table's "
-            f"{ {site: want.get(site) for site in differing(service.tracker.board)} }; "
-            f"blind {sorted(service.blind_sites)[:3]}, judging {service.judging}, slot line "
-            f"timeouts {line.timeouts if line else '-'}, garbled exchanges "
-            f"{table.radio.noisy_exchanges if table.radio else '-'}")
 
 
 @contextlib.asynccontextmanager

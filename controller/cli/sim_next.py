@@ -16,7 +16,7 @@ from controller.referee import Choose
 from controller.service import TableService
 from games.core.game import CHANCE
 
-from .sim import settled
+from .settling import settled
 
 if TYPE_CHECKING:
     from simulator.next_step import NextStep, Position

@@ -1,4 +1,4 @@
-"""The conformance check every registered engine must pass (DESIGN.md section 2).
+"""The conformance check every registered engine must pass (docs/engines.md, The conformance check).
 
 It plays seeded random games and, at every step, checks the contract: legal actions sorted,
 unique and non-empty until the end and all within the game's declared limits (action

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # game.py imports this module
-    from .game import Sentence
+if TYPE_CHECKING:
+    from .sentence import Sentence
 
 
 class GameError(ValueError):

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .game import Sentence, verbatim
+from .sentence import Sentence, verbatim
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,28 +11,20 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
-from controller.cli.compose import build_service, load_board
+from controller.cli.club_tables import quick_service
 from controller.club_link import MAX_SEATS, BrokerAddress, ClubLink, cancel_all, discovery
 from controller.club_messages import HA_STATUS, Response, topic
 from controller.club_service import ClubService
 from controller.language import catalogue
 from games.registry import get_game
-from hardware.leds import RecordingStrip
+from tests.playing import play_to_end
 
-from .test_game_over import play_to_end
 from .test_public_status import positions, table_at
 
 
 def a_service(data: Path):
-    data.mkdir(parents=True, exist_ok=True)
-    profile = load_board("tiki_topple")
-    strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
-    service, _ = build_service(profile, data, urls=[str(data / "no-hub")], strip=strip,
-                               pin_factory=MockFactory(), rng=random.Random(1))
-    service.hubs[0].seen = True
-    return service
+    return quick_service("tiki_topple", data, 1)
 
 
 def run(scenario) -> None:

@@ -6,47 +6,19 @@ import random
 
 import pytest
 from fastapi.testclient import TestClient
-from gpiozero.pins.mock import MockFactory
 
-from controller.cli.compose import build_service, load_board
-from controller.referee import Choose
+from controller.cli.club_tables import quick_service
 from controller.service import SWEEP_SECONDS
-from controller.table import Table
 from controller.web import create_app
-from games.core.playout import random_step
-from hardware.leds import RecordingStrip
+from tests.playing import play_to_end
 
 TOKEN = "game-over-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
-def play_to_end(table: Table, rng: random.Random) -> None:
-    """Lay each step's board as players would, picking the reading meant when the board
-    cannot tell (an action that changes nothing on it). An AI seat's move is taken as the
-    AI's advice first, as the service would have it think (the table waits for that)."""
-    game = table.game
-    for _ in range(5000):
-        if game.is_terminal(table.state):
-            return
-        action = random_step(game, table.state, rng)
-        request = table.advice_request()
-        if request is not None and request.kind == "ai":
-            assert table.receive_advice(request, action, {}, 0.0, 1)
-        decision = table.observe(game.board(game.apply(table.state, action)))
-        if isinstance(decision, Choose):
-            actions = [successor.action for successor in decision.successors]
-            table.choose(actions.index(action) if action in actions else 0)
-    raise AssertionError("the game did not end")
-
-
 @pytest.fixture
 def service(tmp_path):
-    profile = load_board("tiki_topple")
-    strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
-    service, _ = build_service(profile, tmp_path, urls=[str(tmp_path / "no-hub")], strip=strip,
-                               pin_factory=MockFactory(), rng=random.Random(1))
-    service.hubs[0].seen = True  # judged as if the hub had sent its snapshot
-    return service
+    return quick_service("tiki_topple", tmp_path, 1)
 
 
 def test_the_status_names_the_score_line_the_sweep_lights(service) -> None:

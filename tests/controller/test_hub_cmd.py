@@ -18,8 +18,8 @@ import pytest
 
 from controller.cli import hub_flash, main
 from controller.cli.common import UserError
-from controller.cli.hub_cmd import boards_by_id, expected_firmware_version, probe_hub
 from controller.cli.hub_flash import Board, compiler_candidates, compiler_for, flash
+from controller.cli.hub_probe import boards_by_id, expected_firmware_version, probe_hub
 from hardware.firmware_files import firmware_files
 from hardware.protocol import PROTOCOL_VERSION
 from simulator.virtual_hub import VirtualHub
@@ -121,9 +121,9 @@ def test_a_port_without_permission_names_the_dialout_group(tmp_path: Path) -> No
 def test_the_port_is_the_one_micropython_board_plugged_in(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
-    import controller.cli.hub_cmd as hub_cmd
+    import controller.cli.hub_probe as hub_probe
 
-    monkeypatch.setattr(hub_cmd, "BY_ID", tmp_path)
+    monkeypatch.setattr(hub_probe, "BY_ID", tmp_path)
     assert main(["hub", "info"]) == 2  # none plugged in: a one-line user error
     with virtual_hub(1) as hub:
         (tmp_path / "usb-MicroPython_Board_in_FS_mode_e6614c31-if00").symlink_to(hub.path)

@@ -8,9 +8,6 @@ from __future__ import annotations
 import asyncio
 import random
 
-from gpiozero.pins.mock import MockFactory
-
-from controller.cli.compose import build_service, load_board
 from controller.cli.referee_bench import BoxPlayers
 from controller.journal import Journal
 from controller.referee import Discrepancy, NoChange, decide
@@ -19,7 +16,8 @@ from controller.unresolved import explain
 from games.core.game import CHANCE
 from games.core.playout import seat_names
 from games.registry import get_game
-from hardware.leds import RecordingStrip
+
+from .hand_fed import hand_fed_trapper
 
 TIKI = get_game("tiki_topple")
 TRAPPER = get_game("trapper")
@@ -128,19 +126,7 @@ def test_a_search_stops_when_its_board_is_no_longer_on_the_table(tmp_path) -> No
 
 def trapper_service(tmp_path):
     """The Trapper service, no hubs, its readers fed by hand (one scan 0.1 s)."""
-    profile = load_board("trapper")
-    strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
-    service, registry = build_service(
-        profile, tmp_path, urls=[str(tmp_path / f"no-hub{n}") for n in range(len(profile.hubs))],
-        strip=strip, pin_factory=MockFactory(), rng=random.Random(1))
-    pieces = [*TRAPPER.pieces(), *(f"{piece}#2" for piece in TRAPPER.pieces() if "card:" in piece)]
-    uid_of = {piece: f"{number:08x}" for number, piece in enumerate(pieces, start=1)}
-    for piece, uid in uid_of.items():
-        registry.enroll(uid, piece.removesuffix("#2"))
-    for hub in service.hubs:
-        hub.seen, hub.period, hub.miss_limit = True, 0.1, 1
-    service._hub_timing()
-    reader_of = {site: reader for reader, site in service.profile.readers.items()}
+    service, uid_of, reader_of = hand_fed_trapper(tmp_path)
     clock = [0.0]
     service.clock = lambda: clock[0]
 

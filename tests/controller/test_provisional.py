@@ -9,9 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
-from controller.cli.compose import build_service, load_board
 from controller.journal import Journal, JournalFull
 from controller.referee import (
     Discrepancy,
@@ -27,7 +25,8 @@ from controller.table import Table
 from controller.unresolved import UNRESOLVED, Look, Resolution
 from games.core.playout import seat_names
 from games.registry import get_game
-from hardware.leds import RecordingStrip
+
+from .hand_fed import hand_fed_trapper
 
 GAME = get_game("trapper")
 PAD = "pad:play:1"
@@ -191,20 +190,8 @@ def test_a_step_after_which_the_service_dealt_a_card_is_final_at_once(tmp_path) 
 def trapper_service(tmp_path):
     """A Trapper table at the first player's turn, its readers fed by hand (three hubs, one
     scan 0.1 s, a lift reported 1.25 scans after it)."""
-    profile = load_board("trapper")
-    strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
-    service, registry = build_service(
-        profile, tmp_path, urls=[str(tmp_path / f"no-hub{n}") for n in range(len(profile.hubs))],
-        strip=strip, pin_factory=MockFactory(), rng=random.Random(1))
-    pieces = [*GAME.pieces(), *(f"{piece}#2" for piece in GAME.pieces() if "card:" in piece)]
-    uid_of = {piece: f"{number:08x}" for number, piece in enumerate(pieces, start=1)}
-    for piece, uid in uid_of.items():
-        registry.enroll(uid, piece.removesuffix("#2"))  # a card's twin: a pair of one colour
-    reader_of = {site: reader for reader, site in profile.readers.items()}
+    service, uid_of, reader_of = hand_fed_trapper(tmp_path)
     service.new_game(seat_names(3), {})
-    for hub in service.hubs:
-        hub.seen, hub.period, hub.miss_limit = True, 0.1, 1
-    service._hub_timing()
     rng, now = random.Random(5), 0.0
     while "pass" not in GAME.legal_actions(service.table.state):
         now += 1.0

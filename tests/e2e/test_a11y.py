@@ -10,8 +10,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from games.registry import all_games
+from tests.playing import play_to_end
 
-from .finish import play_to_end, simulated
+from .finish import simulated
 
 PAGES = ("/", "/player", "/sim")
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}

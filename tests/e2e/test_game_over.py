@@ -9,8 +9,9 @@ import pytest
 
 import controller.service
 from controller.lighting import score_sweep
+from tests.playing import play_to_end
 
-from .finish import TOKEN, play_to_end, simulated
+from .finish import TOKEN, simulated
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from controller.cli.sim import HEADLESS_SETTLE_MS, settled, virtual_service
+from controller.cli.settling import settled
+from controller.cli.sim import HEADLESS_SETTLE_MS, virtual_service
 from controller.web import create_app
 from games.registry import all_games
 from simulator.autoplay import AutoplayBot

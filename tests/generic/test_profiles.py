@@ -9,8 +9,7 @@ import pytest
 
 from controller.cli import main
 from controller.cli.common import UserError
-from controller.cli.compose import load_board
-from controller.cli.profile_cmd import default_profile, game_sites
+from controller.cli.compose import default_profile, game_sites, load_board
 from games.core.game import Game
 from hardware.profile import PROFILES_DIR, load_profile
 
