@@ -66,14 +66,46 @@ def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {code: {"model": Refusal, "description": WHY[code]} for code in codes}
 
 
-def validation_message(error: RequestValidationError) -> str:
-    """FastAPI's list of validation errors as one line. The input is left out: it may be a
-    float JSON cannot carry (NaN, 1e400), which would otherwise turn a 422 into a 500."""
-    parts = []
+VALIDATION_PROBLEMS: dict[str, str] = {
+    "missing": _("{field}: missing"),
+    "string_type": _("{field}: must be text"),
+    "int_type": _("{field}: must be a whole number"),
+    "int_parsing": _("{field}: must be a whole number"),
+    "int_from_float": _("{field}: must be a whole number"),
+    "bool_type": _("{field}: must be true or false"),
+    "bool_parsing": _("{field}: must be true or false"),
+    "dict_type": _("{field}: must be an object"),
+    "model_type": _("{field}: must be an object"),
+    "model_attributes_type": _("{field}: must be an object"),
+    "list_type": _("{field}: must be a list"),
+    "literal_error": _("{field}: not one of the values it may take"),
+    "enum": _("{field}: not one of the values it may take"),
+    "string_too_long": _("{field}: too long"),
+    "too_long": _("{field}: too long"),
+    "string_too_short": _("{field}: too short"),
+    "too_short": _("{field}: too short"),
+    "greater_than_equal": _("{field}: too small"),
+    "greater_than": _("{field}: too small"),
+    "less_than_equal": _("{field}: too large"),
+    "less_than": _("{field}: too large"),
+    "extra_forbidden": _("{field}: not a field of this request"),
+    "json_invalid": _("{field}: not valid JSON"),
+    "string_pattern_mismatch": _("{field}: not in the form it must have"),
+}
+"""Pydantic's kinds of validation error, in our words (a page translates them; pydantic's own
+texts are English only). A kind not named here keeps pydantic's text after the field."""
+
+
+def validation_problems(error: RequestValidationError) -> list[Sentence]:
+    """FastAPI's validation errors, each as a Sentence naming the field. The input is left
+    out: it may be a float JSON cannot carry (NaN, 1e400), which would turn a 422 into a 500."""
+    problems = []
     for item in error.errors():
-        where = [str(part) for part in item.get("loc", ()) if part != "body"] or ["body"]
-        parts.append(f"{'.'.join(where)}: {item.get('msg', 'invalid')}")
-    return "; ".join(parts)[:500] or "invalid request"
+        field = ".".join(str(part) for part in item.get("loc", ()) if part != "body") or "body"
+        template = VALIDATION_PROBLEMS.get(str(item.get("type", "")))
+        problems.append(Sentence(template, {"field": field}) if template else Sentence(
+            "{field}: {problem}", {"field": field, "problem": str(item.get("msg", "invalid"))}))
+    return problems
 
 
 def cross_site(headers: Headers) -> str | None:
@@ -193,7 +225,10 @@ def create_app(service: TableService, token: str) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": validation_message(error)}, status_code=422)
+        language = reader_language(request)
+        detail = "; ".join(say(language, problem) for problem in validation_problems(error))
+        return JSONResponse({"detail": detail[:500] or say(language, _("invalid request"))},
+                            status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:

@@ -4,6 +4,7 @@
 //   const layout = Board.layout(sites, art);           // once per game: sites placed, none overlapping
 //   Board.draw(svg, layout, art, {board, leds, marks}); // every update
 //   Board.icon(art, piece, px)                          // a piece as a small inline <svg> (box, legal moves)
+//   Board.zoomable(svg, controls, onTap)                // once: zoom and pan (buttons, pinch), a tap names the site
 //
 // Sites keep the game's coordinates, moved by the art file's offsets; each site gets a square cell
 // no larger than half the distance to its nearest neighbour (measured as max(|dx|, |dy|)), so no
@@ -232,7 +233,8 @@
     const minX = Math.min(...sites.map((s) => s.x - s.h), ruler.reach.x) - pad;
     const minY = Math.min(...sites.map((s) => s.y - s.h), ruler.reach.y) - pad;
     const maxX = Math.max(...sites.map((s) => s.x + s.h)) + pad, maxY = Math.max(...sites.map((s) => s.y + s.h)) + pad;
-    svg.setAttribute("viewBox", `${minX} ${minY} ${maxX - minX} ${maxY - minY}`);
+    svg._full = [minX, minY, maxX - minX, maxY - minY];
+    showZoom(svg);
     const parts = sites.map((site) => {
       const h = site.h, x0 = site.x - h, y0 = site.y - h;
       const value = board[site.id];
@@ -255,6 +257,127 @@
         ${glow}${arrow(site)}${label}${shown}${badge}</g>`;
     });
     svg.innerHTML = parts.join("") + ruler.svg;
+  }
+
+  // Zoom and pan. draw() keeps the whole board's viewBox in svg._full; a zoomable board shows a
+  // part of it, svg._zoom = {scale, cx, cy} (the centre in board units), kept over redraws. On a
+  // phone the big boards' sites are too small to see or tap (WCAG 2.2 asks 24 × 24 px).
+  const ZOOM_STEP = 1.6, ZOOM_MAX = 12, PAN_SHARE = 0.4;
+  const clamp = (v, lo, hi) => Math.min(Math.max(v, lo), Math.max(lo, hi));
+
+  function showZoom(svg) {
+    const full = svg._full, z = svg._zoom;
+    if (!full) return;
+    const [x, y, w, h] = full;
+    const zoomed = Boolean(z && z.scale > 1);
+    if (!zoomed) {
+      svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+    } else {
+      const vw = w / z.scale, vh = h / z.scale;
+      z.cx = clamp(z.cx, x + vw / 2, x + w - vw / 2);
+      z.cy = clamp(z.cy, y + vh / 2, y + h - vh / 2);
+      svg.setAttribute("viewBox", `${z.cx - vw / 2} ${z.cy - vh / 2} ${vw} ${vh}`);
+    }
+    if (svg._onZoom) {  // only a zoomable board: the simulator page drags its pieces
+      // whole, the page scrolls under a finger; zoomed, a finger pans the board, two zoom it
+      svg.style.touchAction = zoomed ? "none" : "pan-x pan-y";
+      svg._onZoom(zoomed ? z.scale : 1);
+    }
+  }
+
+  function zoomBy(svg, factor, cx, cy) {
+    const [x, y, w, h] = svg._full || [0, 0, 1, 1];
+    const z = svg._zoom || (svg._zoom = {scale: 1, cx: x + w / 2, cy: y + h / 2});
+    const scale = clamp(z.scale * factor, 1, ZOOM_MAX);
+    if (cx !== undefined) {  // keep the point under the fingers where it is
+      z.cx = cx - (cx - z.cx) * (z.scale / scale);
+      z.cy = cy - (cy - z.cy) * (z.scale / scale);
+    }
+    z.scale = scale;
+    showZoom(svg);
+  }
+
+  function panBy(svg, dx, dy) {  // in shares of the part shown
+    const z = svg._zoom, full = svg._full;
+    if (!z || !full || z.scale <= 1) return;
+    z.cx += dx * full[2] / z.scale;
+    z.cy += dy * full[3] / z.scale;
+    showZoom(svg);
+  }
+
+  function boardPoint(svg, clientX, clientY) {
+    const matrix = svg.getScreenCTM();
+    if (!matrix) return [0, 0];
+    const point = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
+    return [point.x, point.y];
+  }
+
+  /** Zoom and pan for ``svg``: the buttons inside ``controls`` (data-zoom = in, out, fit,
+   * left, right, up, down), two fingers to pinch, one to drag once zoomed; a tap on a site
+   * calls ``onTap(site element)``. */
+  function zoomable(svg, controls, onTap) {
+    svg._onZoom = (scale) => {
+      if (controls) controls.dataset.zoomed = scale > 1 ? "yes" : "no";
+    };
+    const pans = {left: [-PAN_SHARE, 0], right: [PAN_SHARE, 0], up: [0, -PAN_SHARE], down: [0, PAN_SHARE]};
+    if (controls) {
+      controls.addEventListener("click", (event) => {
+        const button = event.target.closest("button[data-zoom]");
+        if (!button) return;
+        const what = button.dataset.zoom;
+        if (what === "in") zoomBy(svg, ZOOM_STEP);
+        else if (what === "out") zoomBy(svg, 1 / ZOOM_STEP);
+        else if (what === "fit") { svg._zoom = null; showZoom(svg); }
+        else if (pans[what]) panBy(svg, ...pans[what]);
+      });
+    }
+    const pointers = new Map();
+    let pinch = null, moved = false;
+    svg.addEventListener("pointerdown", (event) => {
+      pointers.set(event.pointerId, [event.clientX, event.clientY]);
+      moved = false;
+      if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        pinch = {distance: Math.hypot(a[0] - b[0], a[1] - b[1]) || 1};
+      }
+    });
+    svg.addEventListener("pointermove", (event) => {
+      const last = pointers.get(event.pointerId);
+      if (!last) return;
+      const now = [event.clientX, event.clientY];
+      if (pointers.size === 2 && pinch) {
+        pointers.set(event.pointerId, now);
+        const [a, b] = [...pointers.values()];
+        const distance = Math.hypot(a[0] - b[0], a[1] - b[1]) || 1;
+        const [cx, cy] = boardPoint(svg, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2);
+        zoomBy(svg, distance / pinch.distance, cx, cy);
+        pinch.distance = distance;
+        moved = true;
+        return;
+      }
+      const zoomed = svg._zoom && svg._zoom.scale > 1;
+      if (zoomed && pointers.size === 1) {
+        const [x0, y0] = boardPoint(svg, last[0], last[1]), [x1, y1] = boardPoint(svg, now[0], now[1]);
+        if (Math.hypot(now[0] - last[0], now[1] - last[1]) > 2 || moved) {
+          svg._zoom.cx -= x1 - x0;
+          svg._zoom.cy -= y1 - y0;
+          showZoom(svg);
+          moved = true;
+        }
+      }
+      pointers.set(event.pointerId, now);
+    });
+    const up = (event) => {
+      const tapped = pointers.size === 1 && !moved && event.type === "pointerup";
+      pointers.delete(event.pointerId);
+      if (pointers.size < 2) pinch = null;
+      if (tapped && onTap) {
+        const site = event.target.closest && event.target.closest(".site");
+        if (site) onTap(site);
+      }
+    };
+    svg.addEventListener("pointerup", up);
+    svg.addEventListener("pointercancel", up);
   }
 
   function outlineOf(mark, h) {
@@ -303,5 +426,5 @@
     document.head.appendChild(style);
   }
 
-  window.Board = {layout, draw, icon, picture, stack, names, artOf, MARKS, FACE_DOWN};
+  window.Board = {layout, draw, icon, picture, stack, names, artOf, zoomable, MARKS, FACE_DOWN};
 })();

@@ -97,6 +97,26 @@ def test_malformed_requests_change_nothing(client: TestClient, service) -> None:
     assert service.table.journal.games() == []
 
 
+def test_a_malformed_request_is_told_in_the_readers_language(client: TestClient,
+                                                             service) -> None:
+    """Pydantic's own texts are English only: each kind of problem is said in our words, which
+    a German reader gets in German; a kind we have not worded keeps pydantic's text."""
+    cases = [({"options": {}}, "players: missing", "players: fehlt"),
+             ({"players": "anna"}, "players: must be a list", "players: muss eine Liste sein"),
+             ({"players": ["a", "b"], "options": {"edition": 3}}, "options.edition: must be text",
+              "options.edition: muss ein Text sein")]
+    for body, english, german in cases:
+        response = client.post("/api/game", json=body, headers=AUTH)
+        assert (response.status_code, response.json()["detail"]) == (422, english)
+        response = client.post("/api/game", json=body,
+                               headers={**AUTH, "Accept-Language": "de-DE,de;q=0.9"})
+        assert (response.status_code, response.json()["detail"]) == (422, german)
+    broken = client.post("/api/game", content=b"{not json", headers={
+        **AUTH, "Content-Type": "application/json", "Accept-Language": "de"})
+    assert broken.status_code == 422 and "kein gültiges JSON" in broken.json()["detail"]
+    assert service.table.journal.games() == []
+
+
 def test_each_player_sees_their_own_secrets_on_their_phone(client: TestClient, service) -> None:
     client.post("/api/game", json={"players": ["anna", "ben"], "dealer": "digital"},
                 headers=AUTH)
