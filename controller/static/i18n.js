@@ -11,7 +11,9 @@
 (function () {
   "use strict";
 
-  const LANGUAGES = {en: "English", de: "Deutsch"};  // each in its own words
+  // Each in its own words. The codes are games/core/translation.py's LANGUAGES (the switch is
+  // drawn before any request; tests/controller/test_languages.py keeps the two lists equal).
+  const LANGUAGES = {en: "English", de: "Deutsch"};
   const ATTRIBUTES = ["title", "placeholder", "aria-label"];
   const script = document.currentScript;
   const textsUrl = (script && script.dataset.texts) || "/api/texts";

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from controller.language import catalogue, piece_namer, site_namer
 from controller.referee import Discrepancy, WrongSite
 from controller.status import Status
 from controller.web import create_app
+from games.core.translation import LANGUAGES
 from hardware.leds import RecordingStrip
 from hardware.profile import ProfileError, parse_profile
 
@@ -243,3 +245,13 @@ def test_a_full_disk_is_told_in_the_readers_language(service, tmp_path: Path) ->
     assert german.startswith("Dieser Zug ist nicht gespeichert: Die Festplatte des Journals")
     assert str(tmp_path) in german  # the folder goes in as it is
     assert decision.message.startswith(f"This move is not recorded: {error}.")
+
+
+def test_the_pages_language_switch_offers_the_languages_the_service_has() -> None:
+    """i18n.js draws the switch before it asks the server anything, so it lists the languages
+    itself: the same codes as the service's, each named in its own words."""
+    script = (Path(__file__).resolve().parents[2] / "controller/static/i18n.js").read_text()
+    listed = re.search(r"const LANGUAGES = \{([^}]*)\}", script)
+    assert listed is not None
+    assert re.findall(r"(\w+):", listed.group(1)) == list(LANGUAGES)
+
