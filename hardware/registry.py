@@ -83,7 +83,8 @@ class TagRegistry:
         self._pieces: dict[str, str | None] = {}
         """Tags looked up, and their pieces. The tracker asks for every tag on the board each
         time it is read; a query per tag releases the GIL, and while a search for the players'
-        dealing runs in its thread each costs up to a switch interval (5 ms) to get it back."""
+        dealing runs in its thread each waits up to a switch interval (the service sets 1 ms)
+        to get it back."""
         self._version, self._checked = None, float("-inf")
 
     def close(self) -> None:
