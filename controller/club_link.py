@@ -56,6 +56,8 @@ log = logging.getLogger(__name__)
 
 STATE_INTERVAL = 0.25
 """At most four state messages a second: a burst of hub frames is one message."""
+GOODBYE_SECONDS = 2.0
+"""How long a stopping table waits to say ``offline`` (its retained ``online`` would stay)."""
 RESEND_SECONDS = 30.0
 """A result the club has not confirmed is sent again this long after (and on every
 reconnect)."""
@@ -233,12 +235,20 @@ class ClubLink:
         tasks = [asyncio.create_task(self._listen(client), name="club-listen"),
                  asyncio.create_task(self._tell(client), name="club-tell"),
                  asyncio.create_task(self._results(client), name="club-results")]
+        stopping = False
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
             for task in done:
                 task.result()  # the broker went away: MqttError, to run()
+        except asyncio.CancelledError:
+            stopping = True
+            raise
         finally:
             await cancel_all(tasks)
+            if stopping:  # a clean stop: the last will only speaks for a link that dropped
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self._send(client, topic(
+                        self.table, "availability"), OFFLINE, retain=True), GOODBYE_SECONDS)
 
     async def _listen(self, client: aiomqtt.Client) -> None:
         async for message in client.messages:

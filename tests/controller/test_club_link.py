@@ -159,6 +159,29 @@ def test_home_assistant_finds_the_table_and_again_when_it_restarts(tmp_path, bro
     run(scenario())
 
 
+def test_a_table_stopped_cleanly_says_it_is_offline(tmp_path, broker):
+    """The last will speaks only for a link that dropped; a table switched off with care would
+    otherwise stay ``online`` (retained) on the club's page and in Home Assistant."""
+    async def availability(url: BrokerAddress) -> str:
+        async with url.client("reader") as reader:
+            await reader.subscribe(topic("kitchen", "availability"), qos=1)
+            async with asyncio.timeout(10):
+                async for message in reader.messages:
+                    return bytes(message.payload).decode()
+        raise AssertionError("no availability retained")
+
+    async def scenario() -> None:
+        url = BrokerAddress.parse(broker.url)
+        link = ClubLink(a_service(tmp_path), url, "kitchen")
+        task = asyncio.create_task(link.run())
+        await until(lambda: link.connected)
+        assert await availability(url) == "online"
+        await cancel_all([task])
+        assert await availability(url) == "offline"
+
+    run(scenario())
+
+
 @pytest.mark.parametrize("game_id", ["tiki_topple", "topiary", "trapper"])
 def test_what_a_table_publishes_is_the_same_whatever_the_secrets(game_id, tmp_path) -> None:
     """Redraw every secret: the state and the events a club sees stay the same (the status
