@@ -69,8 +69,9 @@ DEALERS: tuple[Dealer, ...] = ("players", "digital")
 """``players``: they shuffle and draw from the box, the table writes ``?`` for what it cannot
 see; ``digital``: the service draws the secrets and shows them on the players' phones."""
 HANDS_SAMPLED = 8
-"""Other dealings, at each position, whose legal steps tell which kinds of change a hand could
-show (kept for the rest of the game: the kinds only grow)."""
+"""Other dealings of the hand on turn whose legal steps are looked at, at a position where a
+change of a kind no step has made is seen (``_a_hand_could_show``; the kinds they show are kept
+for the rest of the game)."""
 RESUME_BUDGET = 10 * SEARCH_BUDGET
 """A restart may search longer: it resolves a whole game's unseen draws at once."""
 CONFIRM_TO_LOOK_FURTHER = Sentence("no way of dealing found so far explains this; if it is "
