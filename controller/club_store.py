@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from .club_messages import GameResult
-from .data_place import check_place
+from .data_place import check_place, committed
 from .errors import ControllerError
 
 FILE_NAME = "club.sqlite3"
@@ -172,20 +172,8 @@ class ClubStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    with suppress(sqlite3.Error):
-                        self._db.execute("ROLLBACK")
-                raise
-        except sqlite3.DatabaseError as error:
-            if isinstance(error, (sqlite3.IntegrityError, sqlite3.ProgrammingError)):
-                raise  # a bug, not the file
-            raise self._failed(error, "write") from None
+        with committed(self._db, self._failed) as db:
+            yield db
 
     def _read(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple]:
         try:

@@ -17,14 +17,14 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from games.core.game import Sentence
 
-from .data_place import check_place
+from .data_place import check_place, committed
 from .errors import ControllerError
 from .seats import SeatRecord
 from .unresolved import Reveal
@@ -333,20 +333,8 @@ class Journal:
         back and is raised as the specific ``JournalError``."""
         if self.damaged is not None:  # found damaged while running: never written again
             raise self.damaged
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:  # SQLite may have rolled back already (SQLITE_FULL)
-                    with suppress(sqlite3.Error):
-                        self._db.execute("ROLLBACK")
-                raise
-        except sqlite3.DatabaseError as error:
-            if isinstance(error, (sqlite3.IntegrityError, sqlite3.ProgrammingError)):
-                raise  # a bug, not the file
-            raise self._failed(error, "write") from None
+        with committed(self._db, self._failed) as db:
+            yield db
 
     def start(self, game: str, players: Sequence[str], options: dict[str, str],
               ai: Mapping[int, int] | None = None, revision: int = 1,
