@@ -16,7 +16,7 @@ import dataclasses
 import logging
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,20 +53,7 @@ from .tracker import Tracker
 from .unresolved import Look, Puzzle, explain
 
 log = logging.getLogger(__name__)
-UNDER_WAY_PAUSE = 1.0
-"""Seconds a board read as a step under way must have stayed as it is (from its last change,
-and at least the settle time) before the table searches for a dealing under which it is a
-whole step (two payment cards laid one after the other must not be taken for a one-card
-payment some other hand could make)."""
 ANIMATION_HZ = 20
-FLICKER_SCANS = 1.5
-"""A tag missed and read again within this many scans was missed, not lifted and put back."""
-SILENT_SECONDS = 2.5
-"""A hub that has sent nothing this long (its heartbeat is due every second) is taken as down:
-its region is blind until it answers the snapshot asked of it (a stalled loop, a cable that
-still enumerates but carries nothing)."""
-JOURNAL_RETRY_SECONDS = 2.0
-"""How often a move the journal could not record is tried again."""
 STATUS_MAX_AGE = 0.25
 """Seconds a rendered status is reused when nothing was published: the LED colours (animated at
 20 Hz), the score sweep and the hubs' counters change without a publish, and a reader of
@@ -77,8 +64,6 @@ lays several tags, each a hub frame) is sent once, as the status after it."""
 STREAM_GROUPS = 8
 """The SSE clients are woken in this many groups, one per turn of the event loop, so that a
 hub frame or a judgement due meanwhile waits for one group's sends, not for the crowd's."""
-SWEEP_SECONDS = 1.5
-"""How long the end-of-game sweep lights each score line."""
 NO_AI_HINTS = Sentence("hints need the AI: pip install '.[ai]'")
 Reply = Sentence | str
 """A command's answer for people: a Sentence the web layer words in the reader's language, or
@@ -143,12 +128,13 @@ class TableService:
         piles = frozenset(site.id for n in range(game.min_players, game.max_players + 1)
                           for site in game.sites(n) if site.pile)
         self.tracker = Tracker(profile.readers, piece_of, profile.settle_ms / 1000, piles)
+        self.timing = profile.timing
+        """The judgement's waits, from the profile (``[timing]``): read where they apply."""
         self.health = HardwareHealth(profile.readers)
         self.wait_for_lifts = True
         """After an arrival, wait until a lift could have been reported (off: benchmarks)."""
         table.search_inline = False  # long searches run off the loop (_consider)
         self._considering: Puzzle | None = None
-        self._search_task: asyncio.Task[None] | None = None
         self._stopped = False
         """The service has stopped: a search still running in its thread stops too."""
         self._looking: Look | None = None
@@ -156,19 +142,22 @@ class TableService:
         while the board stays as it was (a look runs its whole budget on a board no dealing
         explains, a piece dragged over a wrong site, and would hold the CPU meanwhile)."""
         self._look_task: asyncio.Task[None] | None = None
+        self._look_started: Look | None = None
+        self._due = {work: asyncio.Event() for work in ("search", "look", "think", "watch")}
+        """Work asked of the loop's workers (``_work``). The table's path only sets these, in or
+        out of a loop: the workers, started by ``run``, do the work. There is one way to run:
+        a caller outside the loop (a test, a tool) runs the service's loop to see it done."""
         self.adaptive = True
         """Judge a board showing exactly one legal step a scan after it changed, before the
         settle time (off: always the full settle time). A step taken so stays provisional
         until the settle time has passed without a change (``Table.provisional``)."""
-        self._provisional: tuple[float, float] = (float("-inf"), float("inf"))
-        """The step judged early: the board's last change then, and when the step stands if
-        the board has not changed again by then (``judge_at``)."""
         self.watch_hubs = True
         """Tell the hubs what to watch (off: the simulator's ideal table, whose scans are
         short anyway: every reader every scan, as before protocol 4)."""
         self._hot: tuple[Successors, frozenset[str]] | None = None
         """The sites the legal steps of a position change (made once per position)."""
-        self._watch_tasks: set[asyncio.Task[None]] = set()
+        self._watches_due: set[str] = set()
+        """Hubs whose watch changed since it was last sent."""
         self._judged = asyncio.Event()
         """Set whenever the board was judged (a search waiting for a still board looks)."""
         self._retimed = asyncio.Event()
@@ -218,7 +207,6 @@ class TableService:
     # -- running -----------------------------------------------------------------------------
     async def run(self) -> None:
         sys.setswitchinterval(SWITCH_INTERVAL)
-        self._stopped = False
         panel = ButtonPanel.to_queue(self.profile.buttons, asyncio.get_running_loop(),
                                      self.buttons, self.pin_factory)
         tasks = [
@@ -231,22 +219,48 @@ class TableService:
             asyncio.create_task(self._animate(), name="leds"),
             asyncio.create_task(self._consume_buttons(), name="buttons"),
             asyncio.create_task(self._retry_journal(), name="journal-retry"),
+            asyncio.create_task(self.work(), name="workers"),
         ]
         self.relight()
         self._think()  # a resumed game may have an AI seat on turn
         try:
             await asyncio.gather(*tasks)
         finally:
-            self._looking = None  # an early look still running stops at its next apply
-            self._stopped = True  # and so does a search
-            for running in (self._think_task, self._look_task, self._search_task):  # own thread
-                if running is not None and running.get_loop() is asyncio.get_running_loop():
-                    tasks.append(running)
             for task in tasks:
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.gather(*tasks, return_exceptions=True)
             panel.close()
+
+    async def work(self) -> None:
+        """The loop's workers, until cancelled: the search for a dealing, the early looks, the
+        AI and the hubs' watches, each started when the table's path asks (``_due``). ``run``
+        runs them beside the hubs; a caller that feeds the tracker itself (a test with a fake
+        clock, a bench) runs this, and the table takes the same path as on the Pi."""
+        self._stopped = False
+        workers = [asyncio.create_task(self._work(name, work), name=name) for name, work in (
+            ("search", self._search), ("look", self._look_again),
+            ("think", self._think_again), ("watch", self._send_watches))]
+        try:
+            await asyncio.gather(*workers)
+        finally:
+            self._looking = None  # an early look still running stops at its next apply
+            self._stopped = True  # and so does a search
+            for running in (self._think_task, self._look_task):  # each in its own thread
+                if running is not None and running.get_loop() is asyncio.get_running_loop():
+                    workers.append(running)
+            for task in workers:
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.gather(*workers, return_exceptions=True)
+
+    async def until_idle(self) -> None:
+        """Until no work is asked or running: no search, early look or AI thought (a test or a
+        bench waits here for what the workers do)."""
+        while any(due.is_set() for due in self._due.values()) or (
+                self._considering is not None or self.table.puzzle is not None
+                or self._looking is not None or self.thinking is not None):
+            await asyncio.sleep(0.005)
 
     @property
     def link(self) -> HubLink:
@@ -281,7 +295,8 @@ class TableService:
                     asked[f"watch {hub.name}"] = now  # lost on the cable, or it rebooted
                     self._send_watch(hub)
                 last = health.last_frame_at
-                if not health.connected or last is None or now - last < SILENT_SECONDS:
+                if not health.connected or last is None or (
+                        now - last < self.timing.silent_ms / 1000):
                     continue
                 if hub.seen:
                     self._blind(hub, self.clock())
@@ -426,7 +441,8 @@ class TableService:
             self.tracker.quick_seconds = self.tracker.tie_seconds
             self.tracker.round_seconds = max(hub.round for hub in self.hubs)
             # a reader that missed a tag is read every scan for a while: a scan and a half
-            self.tracker.flicker_seconds = FLICKER_SCANS * max(hub.period for hub in self.hubs)
+            self.tracker.flicker_seconds = self.timing.flicker_scans * max(
+                hub.period for hub in self.hubs)
 
     @property
     def judging(self) -> bool:
@@ -434,6 +450,17 @@ class TableService:
         the unseen draws has still to say what the board is)."""
         return self._changed.is_set() or self.table.puzzle is not None or (
             self._considering is not None)
+
+    async def _work(self, name: str, work: Callable[[], Awaitable[None]]) -> None:
+        """Do ``work`` each time it is asked (``_due[name]``): one worker per kind of work."""
+        due = self._due[name]
+        while True:
+            await due.wait()
+            due.clear()
+            try:
+                await work()
+            except Exception:  # a worker failing must not stop the table
+                log.exception("the %s worker failed", name)
 
     async def _judge_when_settled(self) -> None:
         """Judge once the board has settled; or early, a scan after the last change, when it
@@ -453,7 +480,7 @@ class TableService:
         a scan after the last change if the board shows exactly one legal step, as soon as
         no lift still unreported could make it another."""
         tracker = self.tracker
-        self._close_provisional()
+        self.table.close_provisional(tracker.last_change)
         if tracker.settled(now):
             return None
         if self.adaptive and self._agrees_again():
@@ -465,20 +492,6 @@ class TableService:
         if self.adaptive and now < still:
             return still
         return quick if self.adaptive and now < quick else tracker.settles_at()
-
-    def _close_provisional(self) -> None:
-        """The step judged early stands if the board was still for the settle time before it
-        changed next; if it changed sooner, what the hand makes is judged from before that
-        step too, until the next judgement. Asked before every judgement and at the judging
-        loop's first wake after a change (the first change after the step is the one that
-        counts)."""
-        since, until = self._provisional
-        last = self.tracker.last_change
-        if self.table.provisional is not None and last != since:
-            if last > until:
-                self.table.provisional = None
-            else:
-                self._provisional = (since, float("inf"))
 
     def _agrees_again(self) -> bool:
         """Does the board show the game's position again while the table still says it is
@@ -510,20 +523,20 @@ class TableService:
     def _look_early(self, board: Mapping[str, str]) -> None:
         """Look off the loop for another dealing of the unseen draws under which the still
         board is one legal step (a card the working guess gave another hand), once per board;
-        when the answer comes the board is looked at again (``_retimed``). Judged outside the
-        service loop (tests, tools), look here."""
+        when the answer comes the board is looked at again (``_retimed``)."""
         look = self.table.early_look(board)
         running = self._looking
         if look is None or (running is not None and running.key == look.key and (
                 running.state is look.state)):
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self.table.looked(look, look.find())
-            return
         self._looking = look  # one running for another board stops
-        self._look_task = loop.create_task(self._look(look), name="early look")
+        self._due["look"].set()
+
+    async def _look_again(self) -> None:
+        look = self._looking
+        if look is not None and look is not self._look_started:
+            self._look_started = look
+            self._look_task = asyncio.create_task(self._look(look), name="early look")
 
     async def _look(self, look: Look) -> None:
         table = self.table
@@ -564,11 +577,10 @@ class TableService:
         self._place_shared()
         self._order_piles()
         self._looking = None  # judged: a look still running is of no use any more
-        self._close_provisional()
-        self.table.observe(self.tracker.board,
-                           early=self.adaptive and not self.tracker.settled(self.clock()))
-        if self.table.provisional is not None:
-            self._provisional = (self.tracker.last_change, self.tracker.settles_at())
+        tracker = self.tracker
+        self.table.close_provisional(tracker.last_change)
+        self.table.observe(tracker.board, early=self.adaptive and not tracker.settled(self.clock()),
+                           window=(tracker.last_change, tracker.settles_at()))
         self._judged.set()
         if self.table.started and self.table.game.is_terminal(self.table.state) and (
             self.table.score_known and (len(self.table.actions), True) != before
@@ -582,23 +594,21 @@ class TableService:
     def _consider(self) -> None:
         """Search for a dealing of the unseen draws that explains the board, off the loop (a
         long search must not starve the hubs' links), then judge again."""
+        if self.table.puzzle is not None:
+            self._due["search"].set()
+
+    async def _search(self) -> None:
         puzzle = self.table.puzzle
-        if puzzle is None or self._considering is not None:
-            return  # one search at a time: when it ends, the board is judged (and asked) again
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # judged outside the service loop (tests, tools): search here
-            if self.table.solve(puzzle, *explain(puzzle)):
-                self.judge()
-            return
-        self._considering = puzzle
-        self._search_task = loop.create_task(self._solve(puzzle), name="search")
+        if puzzle is not None and self._considering is None:  # one search at a time: when it
+            self._considering = puzzle  # ends, the board is judged (and asked) again
+            await self._solve(puzzle)
 
     async def _solve(self, puzzle: Puzzle) -> None:
         if puzzle.under_way:  # a hand may be mid-step: only a board left still is searched
             tracker = self.tracker
             await self._while_asked(puzzle, max(tracker.settles_at(),
-                                                tracker.last_change + UNDER_WAY_PAUSE))
+                                                tracker.last_change
+                                                + self.timing.under_way_ms / 1000))
             if self.table.puzzle is None or self.table.puzzle.key != puzzle.key:
                 self._considering = None
                 self.judge()
@@ -638,18 +648,17 @@ class TableService:
 
     def _think(self) -> None:
         """Start the AI on what the table needs (an AI seat's move, a hint), off the loop."""
+        self._due["think"].set()
+
+    async def _think_again(self) -> None:
         request = self.table.advice_request()
         if request is None or self.advisor is None or request.state is self._gave_up_on:
             return
         if self.thinking is not None and self.thinking.state is request.state and (
                 self.thinking.kind == request.kind):
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # judged outside the service loop (tests, tools): no AI then
-            return
         self.thinking = request
-        self._think_task = loop.create_task(self._advise(request), name="ai")
+        self._think_task = asyncio.create_task(self._advise(request), name="ai")
 
     async def _advise(self, request: AdviceRequest) -> None:
         assert self.advisor is not None
@@ -673,7 +682,7 @@ class TableService:
         """A move the journal could not record (its disk full) is judged again every few
         seconds, so the table takes it by itself once space is freed."""
         while True:
-            await asyncio.sleep(JOURNAL_RETRY_SECONDS)
+            await asyncio.sleep(self.timing.journal_retry_ms / 1000)
             if isinstance(self.table.decision, NotRecorded) and not self.judging:
                 self.judge()
 
@@ -855,13 +864,12 @@ class TableService:
             site for site in pads if site is not None}
 
     def _send_watch(self, hub: Hub) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # judged outside the service loop (tests, tools): no hubs
-            return
-        task = loop.create_task(self._set_watch(hub), name=f"watch {hub.name}")
-        self._watch_tasks.add(task)
-        task.add_done_callback(self._watch_tasks.discard)
+        self._watches_due.add(hub.name)
+        self._due["watch"].set()
+
+    async def _send_watches(self) -> None:
+        due, self._watches_due = self._watches_due, set()
+        await asyncio.gather(*(self._set_watch(hub) for hub in self.hubs if hub.name in due))
 
     @staticmethod
     async def _set_watch(hub: Hub) -> None:
@@ -876,7 +884,7 @@ class TableService:
         """Which step of the end-of-game sweep is lit at ``now`` (None: no sweep running)."""
         if not self.sweep:
             return None
-        index = int((now - self.sweep_started) / SWEEP_SECONDS)
+        index = int((now - self.sweep_started) / (self.timing.sweep_ms / 1000))
         return index if 0 <= index < len(self.sweep) else None
 
     def _sweep_roles(self, now: float) -> dict[str, str] | None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, Literal
 
@@ -80,6 +82,25 @@ LOOKING_FURTHER = Sentence("the table looks further for a way of dealing that ex
                            "board")
 
 
+@dataclass(frozen=True, slots=True)
+class Provisional:
+    """A step judged early (a scan after the hand left it, before the settle time): it stands
+    once the board has been still for the settle time; a board that changes sooner is judged
+    from the position before it too (the hand went on to a bigger step that begins with it)."""
+
+    start: int
+    """Where the step begins in the actions."""
+    changed_at: float = -math.inf
+    """The board's last change when the step was judged."""
+    stands_at: float = math.inf
+    """When it stands if the board has not changed since (∞: it changed before then; it is
+    judged again from before it at the next judgement)."""
+    dealing_before: Resolution | None = None
+    """The dealing the table worked from before an early look's answer made the step legal:
+    the hand going on may show that dealing was right (the step it began is a joker pair only
+    that dealing allows)."""
+
+
 class Table:
     def __init__(self, game: Game[Any], journal: Journal, rng: random.Random | None = None):
         self.game = game
@@ -135,14 +156,9 @@ class Table:
         """The last early look's answer (``looked``): the state and the reveals and board it
         was asked for, and the dealing it found."""
         self._owners: list[frozenset[int]] = []
-        self.provisional: int | None = None
-        """Where the last step judged early begins in the actions, until the hand that made it
-        has been still for the settle time (the service then sets None: ``judge_at``). A
-        board that changes before then is judged from the position before that step too."""
-        self._dealing_before: tuple[int, Resolution] | None = None
-        """The provisional step's index and the dealing the table worked from before an early
-        look's answer made that step legal: the hand going on may show that dealing was right
-        (the step it began is a joker pair only that dealing allows)."""
+        self.provisional: Provisional | None = None
+        """The last step judged early, until the hand that made it has been still for the
+        settle time (``close_provisional``)."""
         self._before_provisional: list[tuple[Any, Successors]] = []
         self.amended = 0
         """Provisional steps judged again because the hand went on (``bench hand-to-light``)."""
@@ -233,7 +249,7 @@ class Table:
         self._on_pad, self._pending, self._shown_choice = None, None, None
         self._dealt = {}
         self._owners, self._made = [], None
-        self.provisional, self._dealing_before, self._before_provisional = None, None, []
+        self.provisional, self._before_provisional = None, []
 
     @property
     def states(self) -> list[Any]:
@@ -290,28 +306,39 @@ class Table:
         return self.game.board(self.state) if self.started else {}
 
     # -- what the table shows ----------------------------------------------------------------
-    def observe(self, board: Mapping[str, str], early: bool = False) -> Decision:
+    def observe(self, board: Mapping[str, str], early: bool = False,
+                window: tuple[float, float] | None = None) -> Decision:
         """Judge a settled board; accept what it shows, as many steps as it shows. ``early``:
         the board has not been still for the settle time yet, so a step taken stays
-        ``provisional`` (the hand may go on to a bigger step that begins with it)."""
+        ``provisional`` (the hand may go on to a bigger step that begins with it); ``window``:
+        the board's last change and when such a step stands (``Provisional``)."""
         self.last_board = dict(board)
         amendable, self.provisional = self.provisional, None
-        dealt, dealt_before = self.service_draws, None
         if not self.started:
             self.decision = NoChange()
-            return self.decision
-        if self.game.is_terminal(self.state):  # only secrets shown for the final score
+        elif self.game.is_terminal(self.state):  # only secrets shown for the final score
             try:
                 self.decision = self._secrets_laid(board)[1] or NoChange()
             except JournalError as error:
                 self.decision = self._not_recorded(board, error)
-            return self.decision
-        if self._held_board is not None:
-            if dict(board) == self._held_board and board != self.expected_board:
-                self.decision = guidance(self.expected_board, board)
-                return self.decision
+        elif self._held_board is not None and dict(board) == self._held_board and (
+                board != self.expected_board):  # after an undo: not read until it changes
+            self.decision = guidance(self.expected_board, board)
+        else:
             self._held_board = None
+            self._observe_play(board, amendable, early)
+            if self.provisional is not None and window is not None:
+                self.provisional = dataclasses.replace(
+                    self.provisional, changed_at=window[0], stands_at=window[1])
+        return self.decision
+
+    def _observe_play(self, board: Mapping[str, str], amendable: Provisional | None,
+                      early: bool) -> None:
+        """``observe`` during play: secrets and choices laid on their pads, then the steps the
+        board shows (from before a provisional step, if the hand went on), then what a search
+        for another dealing answered or is asked."""
         self.puzzle = None
+        dealt, dealt_before = self.service_draws, None
         before = len(self.actions)
         try:
             self._draw_hidden_chance()  # one the journal could not record before
@@ -321,23 +348,16 @@ class Table:
             decision = self._judge(board)
             if amendable is not None and len(self.actions) == before and not isinstance(
                     decision, NoChange | Choose) and self._amend(board, amendable):
-                before, decision = amendable, self._judge(board)
+                before, decision = amendable.start, self._judge(board)
             puzzle = self._puzzle(board, decision)
             if puzzle is not None and (answer := self._early_answer(board)) is not None:
                 dealt_before = self._dealing_to(before)
                 self.solve(puzzle, answer, ())  # the early look found it: no search again
                 decision, puzzle = self._judge(board), None
-            if puzzle is not None and self.search_inline:
-                if self.solve(puzzle, *explain(puzzle)):
-                    decision = self._judge(board)  # an unseen draw dealt otherwise explains it
-            elif puzzle is not None:  # the likely verdict stands while the service searches
-                self.puzzle = puzzle  # off its loop; a dealing found withdraws it (``solve``)
-            if type(decision) is Discrepancy and self._here in self._insist and (
-                    self._patient is None):
-                decision = dataclasses.replace(decision, why=CONFIRM_TO_LOOK_FURTHER)
+            decision = self._asked(board, decision, puzzle)
         except JournalError as error:  # the journal is written first: nothing has moved on
             decision, shown = self._not_recorded(board, error), None
-            if amendable is not None and len(self.actions) > amendable:
+            if amendable is not None and len(self.actions) > amendable.start:
                 self.provisional = amendable  # an amend the journal refused: asked again
         if shown is not None and isinstance(decision, NoChange):
             decision = shown
@@ -350,14 +370,35 @@ class Table:
         if early and len(self.actions) > before and self.service_draws == dealt and (
                 not self.game.is_terminal(self.state)) and (  # a card shown on a phone stays
                 self.game.actor(self.states[before]) not in self.ai):  # the AI's move is its
-            self.provisional = before
-            self._dealing_before = None if dealt_before is None else (before, dealt_before)
+            self.provisional = Provisional(before, dealing_before=dealt_before)
         elif len(self.actions) == before and isinstance(decision, NoChange) and (
-                amendable is not None and amendable < before):  # the step as it was: a fidget
-            self.provisional = amendable
-        if self.provisional is None:  # kept with the step (a fidget, an amend to ask again)
-            self._dealing_before = None
+                amendable is not None and amendable.start < before):  # the step as it was
+            self.provisional = amendable  # (a fidget)
+
+    def _asked(self, board: Mapping[str, str], decision: Decision,
+               puzzle: Puzzle | None) -> Decision:
+        """The decision once ``puzzle`` is searched (inline) or asked of the service (the
+        likely verdict stands meanwhile; a dealing found withdraws it: ``solve``)."""
+        if puzzle is not None and self.search_inline:
+            if self.solve(puzzle, *explain(puzzle)):
+                decision = self._judge(board)  # an unseen draw dealt otherwise explains it
+        elif puzzle is not None:
+            self.puzzle = puzzle
+        if type(decision) is Discrepancy and self._here in self._insist and (
+                self._patient is None):
+            decision = dataclasses.replace(decision, why=CONFIRM_TO_LOOK_FURTHER)
         return decision
+
+    def close_provisional(self, last_change: float) -> None:
+        """The step judged early stands if the board was still for the settle time before it
+        changed next; if it changed sooner, what the hand makes is judged from before that
+        step too, until the next judgement. Asked before every judgement and at the judging
+        loop's first wake after a change (the first change after the step is the one that
+        counts)."""
+        step = self.provisional
+        if step is not None and last_change != step.changed_at:
+            self.provisional = None if last_change > step.stands_at else dataclasses.replace(
+                step, stands_at=math.inf)
 
     def amends_to(self, board: Mapping[str, str]) -> bool:
         """Is ``board``, judged from the position before the provisional step, exactly one
@@ -365,13 +406,14 @@ class Table:
         return self.provisional is not None and (
             self._amendment(board, self.provisional) is not None)
 
-    def _amendment(self, board: Mapping[str, str], start: int) -> Resolution | None:
-        """The dealing under which ``board`` amends the provisional step at ``start``: the
-        working one, or the one before an early look's answer made that step legal (a card
-        taken for a single payment was the first of a pair)."""
+    def _amendment(self, board: Mapping[str, str], step: Provisional) -> Resolution | None:
+        """The dealing under which ``board`` amends the provisional ``step``: the working one,
+        or the one before an early look's answer made that step legal (a card taken for a
+        single payment was the first of a pair)."""
+        start = step.start
         dealings = [self._dealing_to(start)]
-        if self._dealing_before is not None and self._dealing_before[0] == start:
-            dealings.append(self._dealing_before[1])
+        if step.dealing_before is not None:
+            dealings.append(step.dealing_before)
         taken = self.game.board(self.states[start + 1])
         for dealing in dealings:
             earlier = self._successors_of(dealing.states[-1])
@@ -395,14 +437,15 @@ class Table:
         return Resolution(tuple(self.history.actions[:start]),
                           tuple(self.history.states[:start + 1]))
 
-    def _amend(self, board: Mapping[str, str], start: int) -> bool:
+    def _amend(self, board: Mapping[str, str], step: Provisional) -> bool:
         """The provisional step was the beginning of a bigger one, which the hand finished
         before it had been still for the settle time: take it back (with the secret draws
         that followed it), so that the board is judged from the position before it, under the
         dealing that makes the bigger step legal."""
-        dealing = self._amendment(board, start)
+        dealing = self._amendment(board, step)
         if dealing is None:
             return False
+        start = step.start
         taken = self._public(self.actions[start], start)
         self._take_back(len(self.actions) - start)
         self._adopt(dealing)
@@ -1068,7 +1111,7 @@ class Table:
         self.decision = NoChange()
         self._successors = None
         self._insist, self._patient = {}, None
-        self.provisional, self._dealing_before, self._before_provisional = None, None, []
+        self.provisional, self._before_provisional = None, []
 
     def rematch_setup(self) -> tuple[list[str], dict[str, str], dict[str, int], Dealer]:
         """The last game's players, options, AI seats (name to strength) and dealer, for a

@@ -90,6 +90,37 @@ class ButtonSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class TimingSettings:
+    """How long the table waits on its way from a board to a verdict, beside ``settle_ms``
+    (the optional ``[timing]`` table; every key in milliseconds but ``flicker_scans``). The
+    defaults are the ones the benches measured; an owner may tune them for a board."""
+
+    under_way_ms: int = 1000
+    """How long a board read as a step under way must have stayed as it is (from its last
+    change, and at least the settle time) before the table searches for a dealing under
+    which it is a whole step: two payment cards laid one after the other must not be taken
+    for a one-card payment some other hand could make."""
+    flicker_scans: float = 1.5
+    """A tag missed and read again within this many scans was missed, not lifted and put
+    back."""
+    silent_ms: int = 2500
+    """A hub that has sent nothing this long (its heartbeat is due every second) is taken as
+    down: its region is blind until it answers the snapshot asked of it."""
+    journal_retry_ms: int = 2000
+    """How often a move the journal could not record (its disk full) is tried again."""
+    sweep_ms: int = 1500
+    """How long the end-of-game sweep lights each score line."""
+
+
+TIMING_RANGES = {
+    "under_way_ms": (0, 10_000), "flicker_scans": (1.0, 5.0), "silent_ms": (1_200, 60_000),
+    "journal_retry_ms": (100, 60_000), "sweep_ms": (300, 10_000),
+}
+"""What a ``[timing]`` key may hold (a hub's heartbeat is due every second: a hub silent for
+less is not yet late)."""
+
+
+@dataclass(frozen=True, slots=True)
 class BoardProfile:
     name: str
     game: str
@@ -107,6 +138,8 @@ class BoardProfile:
     source: Path
     radio: RadioSettings = DEFAULT_RADIO
     """The board's radio geometry (the optional ``[radio]`` table; defaults otherwise)."""
+    timing: TimingSettings = TimingSettings()
+    """The judgement's waits (the optional ``[timing]`` table; defaults otherwise)."""
     language: str = "en"
     """The pages' language when neither the page nor the browser chooses one (the optional
     ``language`` key: a language code such as ``"de"``)."""
@@ -321,7 +354,7 @@ def parse_profile(
 ) -> BoardProfile:
     check = _Checker(source)
     top = ("name", "game", "settle_ms", "web_token", "language", "hub", "hubs", "readers",
-           "leds", "buttons", "colours", "radio")
+           "leds", "buttons", "colours", "radio", "timing")
     check.known_keys(data, top, "top level")
     readers = _readers(check, data, None if known_sites is None else set(known_sites))
     hubs = _hubs(check, data, readers)
@@ -347,6 +380,7 @@ def parse_profile(
         web_token=token,
         source=source,
         radio=_radio(check, data),
+        timing=_timing(check, data),
         language=_language(check, data),
     )
 
@@ -493,6 +527,16 @@ def _radio(check: _Checker, data: dict[str, Any]) -> RadioSettings:
         raise check.fail("[radio].uid_bytes", f"4 (MIFARE Classic) or 7 (NTAG, Ultralight), "
                                               f"not {values['uid_bytes']}")
     return RadioSettings(**values)
+
+
+def _timing(check: _Checker, data: dict[str, Any]) -> TimingSettings:
+    table = check.table(data, "timing", optional=True)
+    check.known_keys(table, TIMING_RANGES, "[timing]")
+    defaults = TimingSettings()
+    return TimingSettings(**{
+        key: check.number(table, key, "[timing]", low, high, default=getattr(defaults, key),
+                          integer=isinstance(low, int))
+        for key, (low, high) in TIMING_RANGES.items()})
 
 
 def load_profile(path: str | Path, known_sites: Collection[str] | None = None) -> BoardProfile:

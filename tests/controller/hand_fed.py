@@ -3,7 +3,10 @@ and likely-verdict tests drive its tracker with snapshots at times they choose."
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
@@ -33,3 +36,15 @@ def hand_fed_trapper(tmp_path: Path) -> tuple[TableService, dict[str, str], dict
     service._hub_timing()
     reader_of = {site: reader for reader, site in profile.readers.items()}
     return service, uid_of, reader_of
+
+
+@contextlib.asynccontextmanager
+async def working(service: TableService) -> AsyncIterator[None]:
+    """The service's workers (searches, early looks, the AI) running as on the Pi, while the
+    test feeds the tracker and judges at the times it chooses."""
+    workers = asyncio.create_task(service.work())
+    try:
+        yield
+    finally:
+        workers.cancel()
+        await asyncio.gather(workers, return_exceptions=True)

@@ -8,7 +8,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from controller.cli.club_tables import quick_service
-from controller.service import SWEEP_SECONDS
 from controller.web import create_app
 from tests.playing import play_to_end
 
@@ -30,13 +29,13 @@ def test_the_status_names_the_score_line_the_sweep_lights(service) -> None:
     service.start_sweep()
     assert len(service.sweep) >= 2
     for index, step in enumerate(service.sweep):
-        now[0] = 100.0 + (index + 0.5) * SWEEP_SECONDS
+        now[0] = 100.0 + (index + 0.5) * service.timing.sweep_ms / 1000
         status = service.status()
         assert status.scores.sweep.player == step.player
         line = status.scores.lines[step.player][status.scores.sweep.line]
         assert line == step.text == status.sweep.text  # the page lights what the LEDs show
         assert set(status.sweep.sites) <= set(service.led_colours) | set(step.sites)
-    now[0] = 100.0 + (len(service.sweep) + 1) * SWEEP_SECONDS
+    now[0] = 100.0 + (len(service.sweep) + 1) * service.timing.sweep_ms / 1000
     assert service.status().scores.sweep is None and service.status().sweep is None
 
 

@@ -9,6 +9,7 @@ a directory in its place.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import sqlite3
 import sys
@@ -125,7 +126,6 @@ def test_the_service_retries_by_itself_and_a_button_on_a_full_disk_is_only_logge
         tmp_path, monkeypatch) -> None:
     from gpiozero.pins.mock import MockFactory
 
-    import controller.service
     from controller.cli.compose import build_service, load_board
     from hardware.leds import RecordingStrip
 
@@ -152,7 +152,7 @@ def test_the_service_retries_by_itself_and_a_button_on_a_full_disk_is_only_logge
     monkeypatch.setattr(service.table, "undo", undo)
     assert service.press("undo").startswith("the journal's disk is full")  # logged, not raised
     free_space(service.table.journal)
-    monkeypatch.setattr(controller.service, "JOURNAL_RETRY_SECONDS", 0.01)
+    service.timing = dataclasses.replace(service.timing, journal_retry_ms=10)
 
     async def retry_once() -> None:
         task = asyncio.create_task(service._retry_journal())

@@ -17,7 +17,7 @@ from games.core.game import CHANCE
 from games.core.playout import seat_names
 from games.registry import get_game
 
-from .hand_fed import hand_fed_trapper
+from .hand_fed import hand_fed_trapper, working
 
 TIKI = get_game("tiki_topple")
 TRAPPER = get_game("trapper")
@@ -149,15 +149,15 @@ def test_the_service_lights_red_at_once_and_takes_the_step_when_the_search_finds
 
     async def scene() -> list[object]:
         seen = []
-        lay(board, clock[0] + 1.0)
-        clock[0] = service.tracker.settles_at()
-        assert service.judge_at(clock[0]) is None
-        service.judge()
-        seen.append(table.decision)
-        seen.append(dict(service.roles))
-        task = service._search_task
-        assert task is not None and service.judging
-        await asyncio.wait_for(task, 60)
+        async with working(service):
+            lay(board, clock[0] + 1.0)
+            clock[0] = service.tracker.settles_at()
+            assert service.judge_at(clock[0]) is None
+            service.judge()
+            seen.append(table.decision)
+            seen.append(dict(service.roles))
+            assert service.judging  # the search asked of the worker
+            await asyncio.wait_for(service.until_idle(), 60)
         return seen
 
     decision, roles = asyncio.run(scene())

@@ -6,6 +6,7 @@ which a retirement does too before the out-marker is laid."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -26,7 +27,7 @@ from controller.unresolved import UNRESOLVED, Look, Resolution
 from games.core.playout import seat_names
 from games.registry import get_game
 
-from .hand_fed import hand_fed_trapper
+from .hand_fed import hand_fed_trapper, working
 
 GAME = get_game("trapper")
 PAD = "pad:play:1"
@@ -64,7 +65,7 @@ def test_the_hand_going_on_makes_a_step_judged_early_the_bigger_one(tmp_path) ->
             step, big = kinds[fresh[0]]
             start = len(table.actions)
             table.observe(step.board, early=True)
-            assert table.actions[start] == step.action and table.provisional == start
+            assert table.actions[start] == step.action and table.provisional.start == start
             table.observe(big.board)
             assert table.actions[start] == big.action and table.provisional is None
             assert table.journal.active().actions == tuple(table.history.known)
@@ -127,13 +128,13 @@ def test_one_card_the_guess_gave_away_is_judged_early_and_a_pair_laid_after_it_a
         amended = table.amended
         table.looked(look, found)
         table.observe(board, early=True)
-        assert table.actions[start] == single and table.provisional == start
+        assert table.actions[start] == single and table.provisional.start == start
         assert table.history.actions[:start] != guessed  # under another dealing
         if not pair_still_legal and "full" not in met:  # the journal refuses the take-back once
             with monkeypatch.context() as patch:
                 patch.setattr(table.journal, "take_back", full)
                 assert isinstance(table.observe(joker.board), NotRecorded)
-            assert table.provisional == start and table.actions[start] == single
+            assert table.provisional.start == start and table.actions[start] == single
             met.add("full")
         table.observe(joker.board)
         assert table.actions[start] == joker.action and table.amended == amended + 1
@@ -222,7 +223,7 @@ def test_the_out_marker_within_the_settle_time_makes_the_pass_a_retirement(tmp_p
     clock[0] = 10.1
     assert service.judge_at(clock[0]) is None  # one legal step: judged early
     service.judge()
-    assert table.actions[start] == "pass" and table.provisional == start
+    assert table.actions[start] == "pass" and table.provisional.start == start
     clock[0] = 10.0 + after
     tracker.tag_arrived(reader_of[seat], uid_of["marker:out:1"], clock[0])
     if after < service.profile.settle_ms / 1000:
@@ -264,13 +265,20 @@ def test_the_service_judges_one_card_the_guess_gave_away_a_scan_after_it_lands(
     lay(board, clock[0] + 1.0)
     landed = clock[0]
     assert service.judge_at(landed + 0.05) == pytest.approx(landed + 0.1)  # a scan of stillness
-    wake = service.judge_at(landed + 0.1)  # the look, then any lift still unreported
+
+    async def the_look_answers() -> float | None:
+        async with working(service):
+            service.judge_at(landed + 0.1)  # the look is asked of the worker
+            await asyncio.wait_for(service.until_idle(), 60)
+        return service.judge_at(landed + 0.1)  # then any lift still unreported
+
+    wake = asyncio.run(the_look_answers())
     assert wake is None or wake < landed + 0.2 < service.tracker.settles_at()
     clock[0] = wake or landed + 0.2
     assert service.judge_at(clock[0]) is None
     service.judge()
     assert table.actions[start] == joker.action.split(" joker ")[0]
-    assert table.provisional == start and table.search_costs == searched  # the look's answer
+    assert table.provisional.start == start and table.search_costs == searched  # the look's answer
     lay(joker.board, landed + 0.3)
     clock[0] = landed + 0.3 + 0.125
     assert service.judge_at(clock[0]) is None  # the joker move, one step from before
@@ -290,7 +298,7 @@ def test_the_first_move_after_a_stack_built_does_not_rebuild_it(tmp_path) -> Non
     table.new_game(["anna", "ben"], {})
     built = {f"stack:{place}": f"tiki:{tiki}" for place, tiki in enumerate(stack, start=1)}
     table.observe(built, early=True)
-    assert table.actions[0] == "build " + " ".join(stack) and table.provisional == 0
+    assert table.actions[0] == "build " + " ".join(stack) and table.provisional.start == 0
     table.observe({**built, "stack:1": "tiki:wikiwiki", "stack:2": "tiki:nani"})
     assert table.actions[0] == "build " + " ".join(stack) and table.amended == 0
 
@@ -305,7 +313,7 @@ def test_the_step_fidgeted_with_stays_provisional_and_a_new_game_has_none(tmp_pa
     table.observe(by_action["pass"].board, early=True)
     assert not table.amends_to(by_action["pass"].board)
     assert isinstance(table.observe(by_action["pass"].board), NoChange)
-    assert table.provisional == start
+    assert table.provisional.start == start
     table.observe(by_action["retire"].board)
     assert table.actions[start:] == ["retire"] and table.amended == 1
     table.observe(table.successors.changing[0].board, early=True)

@@ -17,6 +17,8 @@ from controller.unresolved import UNRESOLVED, Reveal, resolve
 from games.core.game import CHANCE
 from games.registry import get_game
 
+from .hand_fed import working
+
 TIKI = get_game("tiki_topple")
 STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
 
@@ -512,11 +514,12 @@ def test_the_service_looks_early_off_its_loop_and_judges_when_the_look_answers(
     searches = len(table.search_costs)
 
     async def a_scan_later() -> float | None:
-        wake = service.judge_at(10.125)  # not one step under the guess: the look starts
-        assert wake == pytest.approx(10.0 + profile.settle_ms / 1000)
-        assert service._looking is not None and service._look_task is not None
-        await asyncio.wait_for(service._retimed.wait(), 10)  # the look answered
-        assert service._looking is None
+        async with working(service):
+            wake = service.judge_at(10.125)  # not one step under the guess: the look starts
+            assert wake == pytest.approx(10.0 + profile.settle_ms / 1000)
+            assert service._looking is not None and service.judging is False
+            await asyncio.wait_for(service._retimed.wait(), 10)  # the look answered
+            assert service._looking is None
         return service.judge_at(10.125)
 
     assert asyncio.run(a_scan_later()) is None  # judged at once now

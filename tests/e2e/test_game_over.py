@@ -3,11 +3,11 @@ table's LED sweep, and a rematch with the same players; in real headless Chromiu
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
-import controller.service
 from controller.lighting import score_sweep
 from tests.playing import play_to_end
 
@@ -18,9 +18,11 @@ from .finish import TOKEN, simulated
 def finished(tmp_path, monkeypatch):
     """A game of Tiki Topple played to its end on the simulated table, the table dealing:
     the rematch must keep its players, options and dealer (AI seats: tests/controller)."""
-    monkeypatch.setattr(controller.service, "SWEEP_SECONDS", 1.0)  # a quicker sweep
-    yield from simulated("tiki_topple", tmp_path, ["anna", "ben", "cleo"],
-                         options={"edition": "gamewright"}, dealer="digital")
+    for found in simulated("tiki_topple", tmp_path, ["anna", "ben", "cleo"],
+                           options={"edition": "gamewright"}, dealer="digital"):
+        service = found[1]
+        service.timing = dataclasses.replace(service.timing, sweep_ms=1000)  # a quicker sweep
+        yield found
 
 
 def test_the_game_over_screen_names_the_winners_and_lights_the_sweeps_lines(

@@ -27,7 +27,7 @@ def table(tmp_path):
     for tiki, uid in uids.items():
         registry.enroll(uid, f"tiki:{tiki}")
     registry.enroll("04c0ffee", "card:red:up1")
-    served = Served(create_app(service, TOKEN))
+    served = Served(create_app(service, TOKEN), background=service.work)  # the AI thinks there
     yield service, served, uids
     served.stop()
 

@@ -12,6 +12,7 @@ import pytest
 from hardware.profile import (
     PROFILES_DIR,
     ProfileError,
+    TimingSettings,
     find_profile,
     load_profile,
     parse_profile,
@@ -101,6 +102,9 @@ MISTAKES = [
     ("radio/uid_bytes", 5, "4 (MIFARE Classic) or 7 (NTAG, Ultralight), not 5"),
     ("radio/uid_bytes", 10, "between 4 and 7"),
     ("radio/uid_bytes", 7.0, "must be int"),
+    ("timing/silent_ms", 900, "between 1200 and 60000"),
+    ("timing/flicker_scans", "1.5", "must be int or float"),
+    ("timing/settle_ms", 300, "unknown key 'settle_ms'"),
 ]
 
 
@@ -171,6 +175,12 @@ def test_button_gestures_default_to_the_usual_commands_and_can_be_changed() -> N
     assert changed.buttons.gestures["press hint"] == "hint"  # the rest stay as they were
     without_hint = parse_profile(change("buttons/pins/hint", DELETE), TIKI, TIKI_SITES)
     assert "press hint" not in without_hint.buttons.gestures
+
+
+def test_the_judgements_waits_default_and_an_owner_tunes_them() -> None:
+    assert parse_profile(base(), TIKI, TIKI_SITES).timing == TimingSettings()
+    tuned = parse_profile(change("timing/under_way_ms", 600), TIKI, TIKI_SITES).timing
+    assert tuned.under_way_ms == 600 and tuned.silent_ms == TimingSettings().silent_ms
 
 
 def test_file_level_errors(tmp_path: Path) -> None:
