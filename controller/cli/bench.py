@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from controller.errors import UserError
 from games.core.playout import random_playout, seat_names
 from games.registry import all_games
 
-from .common import UserError, print_json, progress, progress_done
+from .common import print_json, progress, progress_done
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from controller import club_standings
 from controller.club_link import BrokerAddress, BrokerAddressError, cancel_all
 from controller.club_service import ClubNameError, ClubService
 from controller.club_store import ClubStoreError
+from controller.errors import UserError
 
-from .common import UserError
 from .compose import data_dir
 
 DEFAULT_PORT = 8090

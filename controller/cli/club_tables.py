@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.club_link import BrokerAddress, ClubLink, cancel_all
+from controller.errors import UserError
 from controller.service import TableService
 from games.registry import get_game
 
-from .common import UserError
 from .compose import build_service, load_board
 from .referee_bench import PREFER, BoxPlayers
 from .settling import settled

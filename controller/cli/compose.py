@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.errors import UserError
 from controller.journal import Journal
 from controller.service import TableService
 from controller.table import Table
@@ -27,8 +28,6 @@ from hardware.link import HubLink
 from hardware.profile import BoardProfile, ProfileError, find_profile, load_profile
 from hardware.profile_writer import generated_profile, profile_text, unique_sites
 from hardware.registry import TagRegistry
-
-from .common import UserError
 
 
 def data_dir(given: str | None) -> Path:

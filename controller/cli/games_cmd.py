@@ -10,10 +10,11 @@ import datetime
 import json
 from pathlib import Path
 
+from controller.errors import UserError
 from controller.journal import Journal, StoredGame
 from games.registry import all_games
 
-from .common import UserError, print_json
+from .common import print_json
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

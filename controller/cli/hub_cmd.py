@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from controller.errors import UserError
 from hardware.firmware_files import CONFIG, firmware_files
 
 from . import hub_flash
-from .common import UserError
 from .hub_probe import (
     INFO_TIMEOUT,
     SERVICE,

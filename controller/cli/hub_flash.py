@@ -40,10 +40,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.errors import UserError
 from hardware.firmware_files import CONFIG, ENTRY, firmware_files, firmware_version
 from hardware.link import DEFAULT_BAUDRATE
 
-from .common import UserError
 from .hub_probe import (
     SERVICE,
     HubReport,

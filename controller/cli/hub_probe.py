@@ -13,6 +13,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.errors import UserError
 from hardware.firmware_files import firmware_version
 from hardware.link import DEFAULT_BAUDRATE, Backoff, HubLink, LinkUp
 from hardware.profile import HubSettings, find_profile, load_profile
@@ -25,8 +26,6 @@ from hardware.protocol import (
     SelfTest,
     Snapshot,
 )
-
-from .common import UserError
 
 BY_ID = Path("/dev/serial/by-id")
 """Where udev names USB serial devices after what they are (stable across replugging)."""

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from .common import UserError
+from controller.errors import UserError
+
 from .token_cmd import TOKEN_FILE, install_token
 
 USER = "tabletop"

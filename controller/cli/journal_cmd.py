@@ -11,10 +11,9 @@ import argparse
 import time
 from pathlib import Path
 
+from controller.errors import UserError
 from controller.journal import set_aside
 from controller.journal_repair import Health, check, recover, set_aside_copies
-
-from .common import UserError
 
 JOURNAL = "journal.sqlite3"
 

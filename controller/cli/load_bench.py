@@ -29,12 +29,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from controller.errors import UserError
 from controller.unresolved import UNRESOLVED
 from games.core.playout import random_step
 from games.registry import get_game
 from hardware.profile import find_profile
 
-from .common import UserError
 from .measure import _PtyHub, percentile
 
 GAME = "tiki_topple"

@@ -9,10 +9,11 @@ from pathlib import Path
 from controller.club_broker import ClubBrokerError, Credentials
 from controller.club_link import BrokerAddress, BrokerAddressError, ClubLink
 from controller.club_messages import BadMessage
+from controller.errors import UserError
 from controller.service import TableService
 from hardware.profile import BoardProfile
 
-from .common import UserError, add_ai_argument, parse_ai, parse_options, parse_players
+from .common import add_ai_argument, parse_ai, parse_options, parse_players
 from .compose import build_service, data_dir, load_board, serve
 from .token_cmd import table_token
 

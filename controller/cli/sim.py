@@ -18,12 +18,12 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from controller.errors import UserError
 from controller.table import DEALERS, Table
 from controller.unresolved import UNRESOLVED
 from games.registry import get_game
 
 from .common import (
-    UserError,
     add_ai_argument,
     load_advisor_class,
     parse_ai,

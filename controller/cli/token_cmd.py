@@ -16,9 +16,9 @@ import secrets
 import stat
 from pathlib import Path
 
+from controller.errors import UserError
 from hardware.profile import BoardProfile
 
-from .common import UserError
 from .compose import data_dir
 
 TOKEN_FILE = "web-token"

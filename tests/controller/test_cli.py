@@ -250,9 +250,9 @@ def test_run_starts_a_game_with_options_and_refuses_bad_ones(capsys, tmp_path) -
 
 
 def test_run_takes_each_hubs_port_by_name() -> None:
-    from controller.cli.common import UserError
     from controller.cli.compose import load_board
     from controller.cli.run import hub_urls
+    from controller.errors import UserError
 
     one, six = load_board("tiki_topple"), load_board("on_top")
     assert hub_urls(one, ["/dev/ttyACM0"]) == ["/dev/ttyACM0"]

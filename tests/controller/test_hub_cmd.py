@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from controller.cli import hub_flash, main
-from controller.cli.common import UserError
 from controller.cli.hub_flash import Board, compiler_candidates, compiler_for, flash
 from controller.cli.hub_probe import boards_by_id, expected_firmware_version, probe_hub
+from controller.errors import UserError
 from hardware.firmware_files import firmware_files
 from hardware.protocol import PROTOCOL_VERSION
 from simulator.virtual_hub import VirtualHub

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli.common import UserError
 from controller.cli.compose import load_board
 from controller.cli.token_cmd import (
     SHIPPED_DEFAULT,
@@ -17,6 +16,7 @@ from controller.cli.token_cmd import (
     published_tokens,
     table_token,
 )
+from controller.errors import UserError
 from hardware.profile import find_profile
 
 GAMES = ("tiki_topple", "topiary", "hanging_gardens", "on_top", "trapper")

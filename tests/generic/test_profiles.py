@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from controller.cli import main
-from controller.cli.common import UserError
 from controller.cli.compose import default_profile, game_sites, load_board
+from controller.errors import UserError
 from games.core.game import Game
 from hardware.profile import PROFILES_DIR, load_profile
 
