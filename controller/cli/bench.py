@@ -76,9 +76,9 @@ def bench_hub(args: argparse.Namespace) -> BenchResult:
     """The hub per game (its default profile): readers, field classes, the scheduled scan time
     with a finished game's tags, the worst time for a new tag to be seen, and the currents;
     plus the host's frame decoding against what 115200 baud carries."""
+    from controller.compose import load_board
     from hardware.throughput import measure_decode_throughput
 
-    from .compose import load_board
     from .measure import hub_scan_figures
 
     games = []
@@ -362,7 +362,8 @@ def bench_hand_to_light(args: argparse.Namespace) -> BenchResult:
     ends with it dragged over two wrong sites (a slide, timed from where it lands). A wrong
     judgement is a game whose record or score differs from the bots', or the table judging
     the board wrong (the bots make no mistakes): any makes the command exit 1."""
-    from .compose import load_board
+    from controller.compose import load_board
+
     from .measure import percentile
 
     results = _autoplay_games(args, args.seeds, 0.0, "hand-to-light", "--profile-settle",
@@ -424,7 +425,8 @@ def bench_mistakes(args: argparse.Namespace) -> BenchResult:
     settle time; half the moves go wrong first. Red is timed from the hand that finished the
     wrong board, cleared from the hand that put it back; a put from the hand to the move's
     green light, as in ``hand-to-light``. Any wrong verdict makes the command exit 1."""
-    from .compose import load_board
+    from controller.compose import load_board
+
     from .measure import percentile
 
     results = _autoplay_games(args, args.seeds, MISTAKE_SHARE, "mistakes", "--profile-settle",

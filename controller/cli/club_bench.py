@@ -24,8 +24,13 @@ from typing import Any
 
 from controller.club_link import BrokerAddress, ClubLink, cancel_all
 from controller.club_service import ClubService
-
-from .club_tables import CLUB_GAMES, lay_steps, local_broker, quick_service, seating
+from controller.compose.club_tables import (
+    CLUB_GAMES,
+    lay_steps,
+    local_broker,
+    quick_service,
+    seating,
+)
 
 
 def percentile(values: list[float], share: float) -> float | None:

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from controller.compose import DEFAULT_PORT, hub_urls, load_board
 from controller.journal import integrity
 from hardware.errors import HardwareError
 from hardware.field_schedule import DEFAULT_RADIO, RadioSettings
@@ -52,8 +53,6 @@ from hardware.protocol import PROTOCOL_VERSION, ReaderStatus
 from hardware.scan_timing import USB_PORT_MA, peak_ma
 
 from .common import print_json
-from .compose import load_board
-from .run import hub_urls
 from .token_cmd import MIN_TOKEN, TOKEN_FILE, install_token, published_tokens
 
 Status = Literal["ok", "warn", "fail", "skip"]
@@ -62,7 +61,6 @@ MARKS: dict[str, str] = {"ok": "✓", "warn": "!", "fail": "✗", "skip": "-"}
 UNIT = "/etc/systemd/system/tabletop.service"
 """Where `tabletop install` puts the service; doctor takes its profile, data and port from it."""
 DEFAULT_PROFILE = "tiki_topple"
-DEFAULT_PORT = 8080
 SUPPORTED_OS = {"bookworm": "3.11", "trixie": "3.13"}
 """Raspberry Pi OS releases the `pi` extra is checked on (codename to its Python)."""
 PYTHON_MIN = (3, 11)

@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.stored is None:
         return catalogue(args.json)
-    from .compose import data_dir
+    from controller.compose import data_dir
 
     path = data_dir(args.data) / "journal.sqlite3"
     if not path.exists():

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from controller.compose import DEFAULT_PORT
 from controller.errors import UserError
 
 from .token_cmd import TOKEN_FILE, install_token
@@ -46,7 +47,6 @@ RULE_PATH = "etc/udev/rules.d/" + RULE_NAME
 BOOT_DIRS = ("boot/firmware", "boot")
 """Where the Pi's config.txt and cmdline.txt live: Bookworm and later, then older releases."""
 APT_LGPIO = "python3-lgpio"
-DEFAULT_PORT = 8080
 
 
 class InstallError(UserError):
@@ -425,7 +425,7 @@ def install(args: argparse.Namespace, runner: Runner | None = None) -> int:
     if not (venv / "bin" / "tabletop").exists() and root == Path("/"):
         raise InstallError(f"no {venv}/bin/tabletop: give --venv, the venv tabletop is "
                            "installed in")
-    from .compose import load_board
+    from controller.compose import load_board
 
     board = load_board(args.profile)  # a wrong name stops here, before anything changes
     runner.out(f"tabletop install: {board.name} for {args.user}, venv {venv}, data {data}")

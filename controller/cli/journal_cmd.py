@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .compose import data_dir
+    from controller.compose import data_dir
 
     journal = data_dir(args.data) / JOURNAL
     return check_command(journal) if args.action == "check" else recover_command(

@@ -146,9 +146,9 @@ class LoadTable:
 
     def __init__(self, data: Path, seed: int,
                  progress: Callable[[str], None] = lambda _: None) -> None:
+        from controller.compose import load_board
         from hardware.registry import TagRegistry
 
-        from .compose import load_board
         from .token_cmd import install_token
 
         self.data = data

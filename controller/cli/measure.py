@@ -163,10 +163,9 @@ async def led_latency(events: int, rate: float,
 
     from gpiozero.pins.mock import MockFactory
 
+    from controller.compose import build_service, load_board
     from hardware.leds import RecordingStrip
     from hardware.protocol import TagArrived, TagLeft
-
-    from .compose import build_service, load_board
 
     profile = load_board("tiki_topple")
     hub = _PtyHub(max(profile.readers) + 1)

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.compose.box_players import PREFER, BoxPlayers
 from games.core.game import CHANCE, Game
 from games.core.playout import seat_names
 from games.registry import get_game
@@ -33,7 +34,7 @@ from ..journal import Journal
 from ..table import Table
 from ..unresolved import explain
 from .measure import percentile
-from .referee_bench import BENCH_PLAYERS, PREFER, BoxPlayers
+from .referee_bench import BENCH_PLAYERS
 
 MISTAKE_SHARE = 0.3
 """Share of the players' moves preceded by a piece from the box laid on a wrong site."""

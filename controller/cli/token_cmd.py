@@ -16,10 +16,9 @@ import secrets
 import stat
 from pathlib import Path
 
+from controller.compose import data_dir
 from controller.errors import UserError
 from hardware.profile import BoardProfile
-
-from .compose import data_dir
 
 TOKEN_FILE = "web-token"
 MIN_TOKEN = 8

@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from controller.cli import build_parser, doctor, main
-from controller.cli.compose import load_board
 from controller.cli.token_cmd import SHIPPED_DEFAULT, install_token
+from controller.compose import load_board
 from hardware.firmware_files import firmware_dir, firmware_version
 from hardware.profile import find_profile
 from hardware.protocol import PROTOCOL_VERSION

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli.compose import load_board
 from controller.cli.token_cmd import (
     SHIPPED_DEFAULT,
     TOKEN_FILE,
@@ -16,6 +15,7 @@ from controller.cli.token_cmd import (
     published_tokens,
     table_token,
 )
+from controller.compose import load_board
 from controller.errors import UserError
 from hardware.profile import find_profile
 
