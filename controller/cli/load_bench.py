@@ -147,9 +147,8 @@ class LoadTable:
     def __init__(self, data: Path, seed: int,
                  progress: Callable[[str], None] = lambda _: None) -> None:
         from controller.compose import load_board
+        from controller.setup.token import install_token
         from hardware.registry import TagRegistry
-
-        from .token_cmd import install_token
 
         self.data = data
         self.progress = progress

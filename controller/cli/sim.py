@@ -24,6 +24,7 @@ from controller.compose.virtual import (
     virtual_service,
 )
 from controller.errors import UserError
+from controller.setup.token import install_token
 from controller.table import DEALERS
 from games.registry import get_game
 
@@ -37,7 +38,6 @@ from .common import (
     progress,
     progress_done,
 )
-from .token_cmd import install_token
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
