@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from controller.compose.box_players import PREFER, BoxPlayers
+from controller.journal import Journal
+from controller.table import Table
+from controller.unresolved import SEARCH_BUDGET, UNRESOLVED, SearchCost
 from games.core.errors import GameError
 from games.core.game import Game
 from games.core.playout import seat_names
 from games.registry import get_game
 
-from ..journal import Journal
-from ..table import Table
-from ..unresolved import SEARCH_BUDGET, UNRESOLVED, SearchCost
+from . import BenchOptions, BenchResult, Progress, chosen_ids
 from .measure import percentile
 
 BENCH_GAMES = ("tiki_topple", "topiary", "hanging_gardens", "on_top", "trapper")
@@ -150,3 +151,32 @@ def _summary(players: int, runs: list[dict[str, Any]]) -> dict[str, Any]:
         "gave_up_seeds": [run["seed"] for run in runs if run["gave_up"]],
     })
     return row
+
+
+def bench_referee_search(options: BenchOptions, progress: Progress) -> BenchResult:
+    """Players dealing from the box (issue: bound the search's cost and report it): seeded
+    games per game at a table of three, what the table's searches for its unseen draws cost
+    against the budget, how long a step takes, and whether the score came out as the players'
+    own engine's with the service drawing nothing."""
+    selected = chosen_ids(options, BENCH_GAMES)
+    games = options.games or 5
+    figures = referee_search_figures(selected, games, progress=progress)
+    rows = tuple(
+        tuple("-" if value is None else value for value in (  # no search: no figure
+            game_id, f["players"], f["games"], f["completed"], f["steps"], f["unseen_draws"],
+            f["reveals"], f["searches"], f["search_applies_p50"], f["search_applies_p95"],
+            f["search_applies_max"], f["searches_gave_up"], f["search_ms_p50"],
+            f["search_ms_p95"], f["search_ms_max"], f["step_ms_p50"], f["step_ms_p95"],
+            f["step_ms_max"], f"{f['scores_matched']}/{f['games']}", f["service_draws"]))
+        for game_id, f in figures.items()
+    )
+    return BenchResult(
+        f"Players dealing from the box, seeds 0..{games - 1}: the table's searches for its "
+        f"unseen draws (budget {SEARCH_BUDGET:,} applies each) and the time per step (ms)",
+        ("game", "players", "games", "completed", "steps", "unseen", "reveals", "searches",
+         "applies p50", "p95", "max", "gave up", "search ms p50", "p95", "max", "step ms p50",
+         "p95", "max", "scores ok", "service draws"),
+        rows,
+        {"bench": "referee-search", "search_budget": SEARCH_BUDGET, "games": games,
+         "referee_search": figures},
+    )
