@@ -96,7 +96,7 @@ def run_flash(args: argparse.Namespace) -> int:
                         f"stop {SERVICE}, flash, then sudo systemctl start {SERVICE}")
     result = flash(hub.url, baudrate=hub.baudrate, config=args.config, source=args.source,
                    replace_config=args.replace_config, replug_seconds=args.wait,
-                   unique_id=hub.unique_id)
+                   unique_id=hub.unique_id, say=print)
     print("\n".join(result.report.lines()))
     if result.ok:
         print(f"flashed: the hub says hello with {result.expected}")

@@ -405,7 +405,7 @@ def flash(url: str, *, baudrate: int = DEFAULT_BAUDRATE, config: Path | None = N
           source: bool = False, replace_config: bool = False,
           replug_seconds: float = REPLUG_SECONDS,
           boot_seconds: float = BOOT_SECONDS, unique_id: str | None = None,
-          say: Say = print) -> FlashResult:
+          say: Say = lambda _: None) -> FlashResult:
     """Flash the firmware onto the board at ``url`` and wait for the hub's hello."""
     files = firmware_to_flash(config)
     expected = firmware_version(files)
