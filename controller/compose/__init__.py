@@ -41,10 +41,16 @@ DEFAULT_PORT = 8080
 ``install`` and ``doctor``)."""
 
 
+def default_data() -> Path:
+    """The data folder of a table started without ``--data`` ($XDG_DATA_HOME, else
+    ~/.local/share), not made here."""
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "tabletop"
+
+
 def data_dir(given: str | None) -> Path:
-    """Where the journal and the tag registry live (``--data``, else ~/.local/share)."""
-    base = Path(given) if given else Path(
-        os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "tabletop"
+    """Where the journal and the tag registry live (``--data``, else ``default_data``), made
+    if it is not there yet."""
+    base = Path(given) if given else default_data()
     try:
         base.mkdir(parents=True, exist_ok=True)
     except OSError as error:  # a read-only disk, a file in the way: one line, not a traceback

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from controller.compose import DEFAULT_PORT, hub_urls, load_board
+from controller.compose import DEFAULT_PORT, default_data, hub_urls, load_board
 from controller.journal import integrity
 from controller.setup.token import MIN_TOKEN, TOKEN_FILE, install_token, published_tokens
 from hardware.errors import HardwareError
@@ -852,11 +852,6 @@ def installed_unit(host: Host) -> Installed:
                      (options.get("--data") or [None])[0],
                      int(port) if port.isdigit() else None, tuple(options.get("--url", [])),
                      user or None, environment)
-
-
-def default_data() -> Path:
-    """``tabletop run``'s default data folder, without making it."""
-    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "tabletop"
 
 
 
