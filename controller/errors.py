@@ -27,6 +27,11 @@ class ControllerError(Exception):
             self.sentence = message
 
 
+class UserError(ControllerError):
+    """Bad input from the person at the keyboard (a file, an option, a name), or a step of the
+    setup they can put right: the command line prints it as one line, exit code 2."""
+
+
 class NothingToConfirm(ControllerError, IllegalAction):
     """A command with nothing waiting for it: no game, no choice, nothing to take back (409)."""
 

@@ -1,10 +1,15 @@
 """The layer rules of docs/architecture.md, checked on every import statement in the code.
 
 games imports nothing of ours; hardware nothing of games, controller or simulator; simulator
-never the controller; only the command line (controller/cli) composes with the simulator, and
-nothing outside it imports it. And no two modules of ours import each other, directly or
-round a ring (an import inside a function counts; one under ``if TYPE_CHECKING`` does not: it
-never runs): a circle is two ideas that should be one module, or one idea in the wrong place.
+never the controller. The controller's service core (its top-level modules) never imports the
+simulator nor a room built on it. Of its rooms, ``compose`` (a table put together: on real or
+virtual hardware, with bots, a club's simulated tables) and ``bench`` (the benchmarks) may
+compose the service with the simulator; ``setup`` (installation, doctor, the hub's firmware)
+may not, for it runs on the Pi; and nothing outside the command line (``controller/cli``)
+imports it. Each room imports only the rooms below it: core, compose, setup, bench, cli.
+And no two modules of ours import each other, directly or round a ring (an import inside a
+function counts; one under ``if TYPE_CHECKING`` does not: it never runs): a circle is two
+ideas that should be one module, or one idea in the wrong place.
 """
 
 from __future__ import annotations
@@ -22,7 +27,18 @@ FORBIDDEN = {
     "simulator": ("controller",),
     "controller": ("simulator", "controller.cli"),
 }
-"""Package to what it may not import (controller/cli is exempt from its own row)."""
+"""Package to what it may not import (the controller's rooms: see ``ROOMS``)."""
+ROOMS = {
+    "": ("controller.compose", "controller.setup", "controller.bench"),
+    "compose": ("controller.setup", "controller.bench"),
+    "setup": ("controller.bench",),
+    "bench": (),
+    "cli": (),
+}
+"""The controller's service core ("": its top-level modules) and each room of it, to the rooms
+above it that it may not import."""
+COMPOSING = ("compose", "bench", "cli")
+"""The rooms that may compose the service with the simulator."""
 
 
 def imports_of(path: Path, root: Path, *, run_only: bool = False,
@@ -92,14 +108,25 @@ def circles(files: list[Path], root: Path = ROOT) -> list[list[str]]:
     return found
 
 
+def banned_for(relative: Path) -> tuple[str, ...]:
+    """What the file at ``relative`` (to the root) may not import."""
+    layer = relative.parts[0]
+    if layer != "controller":
+        return FORBIDDEN.get(layer, ())
+    room = relative.parts[1] if len(relative.parts) > 2 else ""
+    banned = [*FORBIDDEN[layer], *ROOMS.get(room, ())]
+    if room in COMPOSING:
+        banned.remove("simulator")
+    if room == "cli":
+        banned.remove("controller.cli")
+    return tuple(banned)
+
+
 def breaches(path: Path, root: Path = ROOT) -> list[str]:
     relative = path.relative_to(root)
-    layer = relative.parts[0]
-    if relative.parts[:2] == ("controller", "cli"):
-        return []
     return [f"{relative}:{line} imports {name}" for line, name in imports_of(path, root)
             if any(name == banned or name.startswith(banned + ".")
-                   for banned in FORBIDDEN.get(layer, ()))]
+                   for banned in banned_for(relative))]
 
 
 def test_no_module_imports_across_the_layers() -> None:
@@ -110,11 +137,20 @@ def test_no_module_imports_across_the_layers() -> None:
 
 @pytest.mark.parametrize(("where", "code", "caught"), [
     ("games/x.py", "from controller.table import Table\n", True),
-    ("controller/x.py", "from .cli.compose import build_service\n", True),
+    ("controller/x.py", "from .cli.run import club_link\n", True),
     ("controller/x.py", "from simulator.virtual_table import VirtualTable\n", True),
+    ("controller/x.py", "from .compose import build_service\n", True),
     ("hardware/x.py", "import games.registry\n", True),
     ("simulator/x.py", "from controller import web\n", True),
     ("controller/cli/x.py", "from simulator.virtual_table import VirtualTable\n", False),
+    ("controller/compose/x.py", "from simulator.virtual_table import VirtualTable\n", False),
+    ("controller/bench/x.py", "from simulator.noisy_link import measure\n", False),
+    ("controller/setup/x.py", "from simulator.virtual_table import VirtualTable\n", True),
+    ("controller/setup/x.py", "from controller.cli.common import print_json\n", True),
+    ("controller/bench/x.py", "from ..cli import main\n", True),
+    ("controller/compose/x.py", "from controller.setup.token import install_token\n", True),
+    ("controller/setup/x.py", "from controller.compose import load_board\n", False),
+    ("controller/bench/x.py", "from controller.setup.token import install_token\n", False),
     ("controller/x.py", "from .table import Table\n", False),
 ])
 def test_the_check_catches_a_breach(tmp_path: Path, where: str, code: str, caught: bool) -> None:

@@ -70,7 +70,8 @@ def test_the_wheel_carries_firmware_scenarios_profiles_pages_and_data(wheel: Pat
         "hardware/profiles": sorted((ROOT / "hardware/profiles").glob("*.toml")),
         "controller/static": page_files(ROOT / "controller/static"),
         "simulator/static": page_files(ROOT / "simulator/static"),
-        "controller/cli/install_files": sorted((ROOT / "controller/cli/install_files").iterdir()),
+        "controller/setup/install_files": sorted(
+            (ROOT / "controller/setup/install_files").iterdir()),
         "hardware": [ROOT / "hardware/protocol_vectors.json"],
     }
     expected.update({f"games/{p.parent.parent.name}/data": sorted(p.parent.glob("*.toml"))

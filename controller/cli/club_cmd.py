@@ -17,9 +17,8 @@ from controller import club_standings
 from controller.club_link import BrokerAddress, BrokerAddressError, cancel_all
 from controller.club_service import ClubNameError, ClubService
 from controller.club_store import ClubStoreError
-
-from .common import UserError
-from .compose import data_dir
+from controller.compose import data_dir
+from controller.errors import UserError
 
 DEFAULT_PORT = 8090
 
@@ -95,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
 def demo(args: argparse.Namespace) -> int:
     """``--demo N``: a private Mosquitto, the club and N simulated tables playing."""
-    from .club_tables import local_broker, play_evening
+    from controller.compose.club_tables import local_broker, play_evening
 
     if not 1 <= args.demo <= 30 or args.mqtt:
         raise UserError("--demo TABLES: 1 to 30 simulated tables, on a broker of their own "

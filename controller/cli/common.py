@@ -7,11 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.errors import ControllerError
-
-
-class UserError(ControllerError):
-    """Bad input from the person at the keyboard: printed as one line, exit code 2."""
+from controller.errors import UserError
 
 
 def read_json(path: str) -> Any:

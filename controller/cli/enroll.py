@@ -12,6 +12,7 @@ import asyncio
 import os
 from pathlib import Path
 
+from controller.errors import UserError
 from games.registry import get_game
 from hardware.enrollment import (
     AlreadyKnown,
@@ -26,8 +27,6 @@ from hardware.enrollment import (
 from hardware.link import HubLink
 from hardware.profile import find_profile, load_profile
 from hardware.registry import TagRegistry
-
-from .common import UserError
 
 DEFAULT_REGISTRY = Path.home() / ".local" / "share" / "tabletop" / "tags.sqlite3"
 

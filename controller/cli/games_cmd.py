@@ -10,10 +10,11 @@ import datetime
 import json
 from pathlib import Path
 
+from controller.errors import UserError
 from controller.journal import Journal, StoredGame
 from games.registry import all_games
 
-from .common import UserError, print_json
+from .common import print_json
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.stored is None:
         return catalogue(args.json)
-    from .compose import data_dir
+    from controller.compose import data_dir
 
     path = data_dir(args.data) / "journal.sqlite3"
     if not path.exists():

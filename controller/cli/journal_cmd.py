@@ -11,10 +11,9 @@ import argparse
 import time
 from pathlib import Path
 
+from controller.errors import UserError
 from controller.journal import set_aside
 from controller.journal_repair import Health, check, recover, set_aside_copies
-
-from .common import UserError
 
 JOURNAL = "journal.sqlite3"
 
@@ -39,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .compose import data_dir
+    from controller.compose import data_dir
 
     journal = data_dir(args.data) / JOURNAL
     return check_command(journal) if args.action == "check" else recover_command(

@@ -8,12 +8,12 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.advice import HINT_SIMULATIONS
+from controller.errors import UserError
 from games.core.errors import IllegalAction
 from games.core.game import CHANCE, Game
 from games.registry import get_game
 
 from .common import (
-    UserError,
     add_ai_argument,
     load_advisor_class,
     parse_ai,

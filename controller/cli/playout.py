@@ -6,10 +6,11 @@ import argparse
 import random
 import time
 
+from controller.errors import UserError
 from games.core.playout import random_playout, seat_names
 from games.registry import get_game
 
-from .common import UserError, parse_options, print_json, progress, progress_done
+from .common import parse_options, print_json, progress, progress_done
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

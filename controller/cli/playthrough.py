@@ -10,10 +10,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from controller.errors import UserError
 from games.core.playthrough import SEED, Setup, playthrough, setups
 from games.registry import all_games, get_game
 
-from .common import UserError, parse_options, progress, progress_done
+from .common import parse_options, progress, progress_done
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

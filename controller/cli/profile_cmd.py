@@ -12,10 +12,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from controller.compose import default_profile_text, game_sites, load_board
+from controller.errors import UserError
 from games.registry import get_game
-
-from .common import UserError
-from .compose import default_profile_text, game_sites, load_board
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

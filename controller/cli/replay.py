@@ -6,12 +6,13 @@ import argparse
 from collections.abc import Mapping
 from typing import Any
 
+from controller.errors import UserError
 from controller.table import RESUME_BUDGET
 from controller.unresolved import UNRESOLVED, Reveal, resolve, secrets_owed
 from games.core.errors import IllegalAction
 from games.registry import get_game
 
-from .common import UserError, print_json, read_json
+from .common import print_json, read_json
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -9,11 +9,18 @@ from pathlib import Path
 from controller.club_broker import ClubBrokerError, Credentials
 from controller.club_link import BrokerAddress, BrokerAddressError, ClubLink
 from controller.club_messages import BadMessage
+from controller.compose import (
+    DEFAULT_PORT,
+    build_service,
+    data_dir,
+    hub_urls,
+    load_board,
+    serve,
+)
+from controller.errors import UserError
 from controller.service import TableService
-from hardware.profile import BoardProfile
 
-from .common import UserError, add_ai_argument, parse_ai, parse_options, parse_players
-from .compose import build_service, data_dir, load_board, serve
+from .common import add_ai_argument, parse_ai, parse_options, parse_players
 from .token_cmd import table_token
 
 
@@ -25,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="a hub's serial port, overriding the profile's (repeat as "
                              "HUB=PORT for each hub of a board with several)")
     parser.add_argument("--host", default="0.0.0.0", help="address of the status page")
-    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT)
     parser.add_argument("--players", help="start a new game with these players (a,b,c)")
     parser.add_argument("--option", action="append", metavar="NAME=VALUE",
                         help="with --players: a game option (repeatable)")
@@ -87,18 +94,3 @@ def club_link(service: TableService, args: argparse.Namespace) -> ClubLink | Non
         return ClubLink(service, broker, table)
     except (BrokerAddressError, BadMessage) as error:
         raise UserError(str(error)) from None
-
-
-def hub_urls(profile: BoardProfile, given: list[str]) -> list[str]:
-    """Each hub's port: the profile's, unless ``--url`` names another (``PORT`` alone for a
-    one-hub board, ``HUB=PORT`` for any)."""
-    urls = {hub.name: hub.url for hub in profile.hubs}
-    for item in given:
-        name, sep, port = item.partition("=")
-        if not sep and len(urls) == 1:
-            name, port = profile.hub.name, item
-        elif not sep or name not in urls:
-            names = ", ".join(urls)
-            raise UserError(f"--url {item!r}: give HUB=PORT with a hub of the profile ({names})")
-        urls[name] = port
-    return list(urls.values())

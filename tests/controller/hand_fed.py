@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from controller.cli.compose import build_service, load_board
+from controller.compose import build_service, load_board
 from controller.service import TableService
 from games.registry import get_game
 from hardware.leds import RecordingStrip

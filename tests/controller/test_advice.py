@@ -88,7 +88,7 @@ def test_the_ai_is_loaded_on_its_first_request_not_with_the_service() -> None:
 import random, sys, tempfile
 from pathlib import Path
 from gpiozero.pins.mock import MockFactory
-from controller.cli.compose import build_service, load_board
+from controller.compose import build_service, load_board
 from hardware.leds import RecordingStrip
 profile = load_board("tiki_topple")
 with tempfile.TemporaryDirectory() as data:

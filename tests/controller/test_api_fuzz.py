@@ -16,7 +16,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from controller.cli.compose import build_service, load_board
+from controller.compose import build_service, load_board
 from controller.web import create_app
 from hardware.leds import RecordingStrip
 

@@ -14,7 +14,7 @@ import random, sys, tempfile
 from pathlib import Path
 from gpiozero.pins.mock import MockFactory
 import controller.cli
-from controller.cli.compose import build_service, load_board
+from controller.compose import build_service, load_board
 from controller.web import create_app
 from hardware.leds import RecordingStrip
 

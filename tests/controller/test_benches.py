@@ -1,5 +1,6 @@
 """Every ``tabletop bench`` the README names runs to the end at a tiny size and prints its JSON
-(smoke tests: figures are printed by the benches, never judged here)."""
+(smoke tests: figures are printed by the benches, never judged here); and the benches run
+without the command line (``controller.bench``)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from controller.bench import BENCHES, BenchOptions, run_bench
 from controller.cli import main
-from controller.cli.bench import BENCHES
+from controller.errors import UserError
 
 README = Path(__file__).parents[2] / "README.md"
 ELSEWHERE = {"engines": "test_cli.py", "ai": "test_cli.py", "hub": "test_cli.py",
@@ -34,6 +36,17 @@ def test_every_bench_the_readme_names_exists_and_has_a_smoke_test() -> None:
     assert named <= here | set(ELSEWHERE), named - here - set(ELSEWHERE)
     for name, where in ELSEWHERE.items():
         assert f'"bench", "{name}"' in (Path(__file__).parent / where).read_text()
+
+
+def test_a_bench_is_a_function_of_its_options() -> None:
+    result = run_bench("referee", BenchOptions(game=("on_top",), seconds=0.01))
+    assert result.ok and result.columns[0] == "game" and [row[0] for row in result.rows] == [
+        "on_top"]
+    assert result.figures["referee"]["on_top"]["games"] == 2
+    assert BenchOptions().resolved("load").seconds == 20.0
+    assert BenchOptions(seeds=7).resolved("mistakes").seeds == 7
+    with pytest.raises(UserError, match="no game matches chess"):
+        run_bench("engines", BenchOptions(game=("chess",)))
 
 
 def test_bench_referee(capsys) -> None:

@@ -250,9 +250,8 @@ def test_run_starts_a_game_with_options_and_refuses_bad_ones(capsys, tmp_path) -
 
 
 def test_run_takes_each_hubs_port_by_name() -> None:
-    from controller.cli.common import UserError
-    from controller.cli.compose import load_board
-    from controller.cli.run import hub_urls
+    from controller.compose import hub_urls, load_board
+    from controller.errors import UserError
 
     one, six = load_board("tiki_topple"), load_board("on_top")
     assert hub_urls(one, ["/dev/ttyACM0"]) == ["/dev/ttyACM0"]
@@ -374,7 +373,7 @@ def test_an_autoplay_whose_record_differs_says_where_first(tmp_path: Path) -> No
     differs, or a record that stops short, is named with the actions around it."""
     import random
 
-    from controller.cli.sim import first_difference
+    from controller.compose.autoplay import first_difference
     from controller.journal import Journal
     from controller.table import Table
 

@@ -24,9 +24,11 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import build_parser, doctor, main
-from controller.cli.compose import load_board
-from controller.cli.token_cmd import SHIPPED_DEFAULT, install_token
+from controller.cli import build_parser, main
+from controller.cli import doctor as doctor_cmd
+from controller.compose import load_board
+from controller.setup import doctor
+from controller.setup.token import SHIPPED_DEFAULT, install_token
 from hardware.firmware_files import firmware_dir, firmware_version
 from hardware.profile import find_profile
 from hardware.protocol import PROTOCOL_VERSION
@@ -42,7 +44,7 @@ def args_of(*argv: str):
 
 
 def run_doctor(capsys, host: doctor.Host, *argv: str, only=None) -> tuple[int, list[str]]:
-    code = doctor.run(args_of(*argv), host, only)
+    code = doctor_cmd.run(args_of(*argv), host, only)
     return code, capsys.readouterr().out.splitlines()
 
 
@@ -94,6 +96,16 @@ def test_the_real_command_prints_json_and_exits_0_on_the_simulator(tmp_path) -> 
     for hub in ("hub1", "hub2"):  # Topiary's board has two hubs
         assert (f"hub:{hub}", "ok") in statuses and (f"hub:{hub}:readers", "ok") in statuses
     assert all(c["status"] != "fail" for c in report["checks"])
+
+
+def test_the_checks_are_a_library_without_the_command_line(tmp_path) -> None:
+    """``controller.setup.doctor.examine`` returns the findings; nothing is printed."""
+    report = doctor.examine(doctor.Host(root=tmp_path), simulate=True,
+                            only=["hubs", "journal", "token"])
+    assert report.ready and report.simulated and report.profile.game == "tiki_topple"
+    assert [f.check for f in report.findings if f.status == "ok"] == [
+        "hub:hub", "hub:hub:power", "hub:hub:readers", "journal", "disk", "token"]
+    assert report.to_json()["checks"][0]["check"] == "hub:hub"
 
 
 def test_a_dead_reader_fails_its_hubs_self_test(tmp_path, capsys) -> None:
@@ -486,7 +498,7 @@ def test_a_whole_run_on_a_bare_machine_names_every_problem(tmp_path, capsys) -> 
 
 def test_doctor_reads_the_unit_tabletop_install_writes(tmp_path) -> None:
     """The profile, data folder, port and user come from the very unit the installer makes."""
-    from controller.cli.install_cmd import unit_text
+    from controller.setup.install import unit_text
 
     unit = tmp_path / doctor.UNIT.lstrip("/")
     unit.parent.mkdir(parents=True)

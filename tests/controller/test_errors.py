@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import controller
-import controller.cli
 from controller.errors import ControllerError, NothingToConfirm, Refused
 from controller.journal import JournalError, JournalFull
 from controller.web import http_status
@@ -20,18 +19,19 @@ from games.core.sentence import Sentence
 
 
 def controller_exceptions() -> list[type[BaseException]]:
+    """Every exception class of the controller's modules, its rooms' included (cli, compose,
+    setup, bench)."""
     found = []
-    for package in (controller, controller.cli):
-        for info in pkgutil.iter_modules(package.__path__):
-            if info.name == "__main__":  # runs the command line
-                continue
-            try:
-                module = importlib.import_module(f"{package.__name__}.{info.name}")
-            except ImportError:  # an extra not installed here (the AI, the club's rating)
-                continue
-            found += [obj for _, obj in inspect.getmembers(module, inspect.isclass)
-                      if issubclass(obj, BaseException) and obj.__module__ == module.__name__
-                      and not obj.__name__.startswith("_")]
+    for info in pkgutil.walk_packages(controller.__path__, "controller."):
+        if info.name.endswith(".__main__"):  # runs the command line
+            continue
+        try:
+            module = importlib.import_module(info.name)
+        except ImportError:  # an extra not installed here (the AI, the club's rating)
+            continue
+        found += [obj for _, obj in inspect.getmembers(module, inspect.isclass)
+                  if issubclass(obj, BaseException) and obj.__module__ == module.__name__
+                  and not obj.__name__.startswith("_")]
     return found
 
 

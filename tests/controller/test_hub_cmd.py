@@ -16,11 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import hub_flash, main
-from controller.cli.common import UserError
-from controller.cli.hub_flash import Board, compiler_candidates, compiler_for, flash
-from controller.cli.hub_probe import boards_by_id, expected_firmware_version, probe_hub
-from hardware.firmware_files import firmware_files
+from controller.cli import main
+from controller.errors import UserError
+from controller.setup import flash as hub_flash
+from controller.setup.flash import Board, compiler_candidates, compiler_for, flash
+from controller.setup.hub import boards_by_id, probe_hub
+from hardware.firmware_files import firmware_files, firmware_version
 from hardware.protocol import PROTOCOL_VERSION
 from simulator.virtual_hub import VirtualHub
 from simulator.virtual_readers import ReaderFaults, TagField, VirtualReader
@@ -43,7 +44,7 @@ def virtual_hub(readers: int = 3, *, dead: tuple[int, ...] = (), link: Path | No
     for reader in dead:
         board[reader].faults = ReaderFaults(dead=True)
     return VirtualHub(board, scan_ms=5, hub_id=HUB_ID, link_path=link,
-                      firmware_version=version or expected_firmware_version())
+                      firmware_version=version or firmware_version())
 
 
 def tabletop(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -60,7 +61,7 @@ def test_info_names_version_protocol_id_readers_and_a_dead_reader() -> None:
         done = tabletop("hub", "info", "--port", hub.url)
     out = done.stdout
     assert done.returncode == 1, done.stderr  # a reader failed its self-test
-    assert f"firmware   {expected_firmware_version()}\n" in out
+    assert f"firmware   {firmware_version()}\n" in out
     assert f"protocol   {PROTOCOL_VERSION}\n" in out
     assert f"unique id  {HUB_ID.hex()}" in out
     assert "readers    4 (every field on" in out
@@ -86,7 +87,7 @@ def test_probe_reports_an_old_firmware_version() -> None:
         report = probe_hub(hub.url)
     assert report.ok  # the version alone does not stop a table: doctor judges it
     assert report.hello is not None and report.hello.firmware_version == "tabletop-hub 2.9.0"
-    assert f"(this install has {expected_firmware_version()!r})" in report.lines()[1]
+    assert f"(this install has {firmware_version()!r})" in report.lines()[1]
 
 
 def test_info_on_a_silent_port_says_no_hub_answered() -> None:
@@ -121,7 +122,7 @@ def test_a_port_without_permission_names_the_dialout_group(tmp_path: Path) -> No
 def test_the_port_is_the_one_micropython_board_plugged_in(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
-    import controller.cli.hub_probe as hub_probe
+    import controller.setup.hub as hub_probe
 
     monkeypatch.setattr(hub_probe, "BY_ID", tmp_path)
     assert main(["hub", "info"]) == 2  # none plugged in: a one-line user error
@@ -218,7 +219,7 @@ def test_flash_compiles_copies_resets_and_checks_the_hello(tmp_path: Path) -> No
     assert "board on " in out and "MicroPython 1." in out and "(.mpy v6." in out
     assert "compiling 7 modules with mpy-cross" in out
     assert "removed the old hub.py" in out
-    assert f"flashed: the hub says hello with {expected_firmware_version()}" in out
+    assert f"flashed: the hub says hello with {firmware_version()}" in out
     assert f"unique id  {HUB_ID.hex()}" in out
     on_board = sorted(path.name for path in bench.root.iterdir())
     modules = sorted(name.removesuffix(".py") + ".mpy" for name in shipped if name != "main.py")
@@ -228,7 +229,7 @@ def test_flash_compiles_copies_resets_and_checks_the_hello(tmp_path: Path) -> No
         header = (bench.root / name).read_bytes()[:4]
         assert header[:2] == b"M\x06", (name, header)  # what the board's _mpy asked for
         assert header[2] >> 2 == 0  # bytecode only: loads whatever the board's sub-version
-    assert bench.booted == expected_firmware_version()  # read by MicroPython from config.mpy
+    assert bench.booted == firmware_version()  # read by MicroPython from config.mpy
 
 
 def test_flash_sources_and_a_hub_that_says_another_version(tmp_path: Path,
@@ -245,7 +246,7 @@ def test_flash_sources_and_a_hub_that_says_another_version(tmp_path: Path,
     assert "the hub says 'tabletop-hub 2.0.0', not" in captured.err
     names = sorted(path.name for path in bench.root.iterdir())
     assert names == sorted(firmware_files())
-    assert bench.booted == expected_firmware_version()  # the sources import, too
+    assert bench.booted == firmware_version()  # the sources import, too
 
 
 def test_flash_waits_for_a_replug_when_the_firmware_ignores_ctrl_c(tmp_path: Path) -> None:
@@ -308,7 +309,7 @@ def test_flash_keeps_the_makers_wiring_unless_told(tmp_path: Path) -> None:
         config.write_text(mine)
         result = flash(str(bench.link), config=config, replug_seconds=0, boot_seconds=10,
                        say=lambda line: None)
-    assert result.ok and bench.booted == expected_firmware_version()
+    assert result.ok and bench.booted == firmware_version()
     assert not (bench.root / "config.py").exists()
     assert on_board(bench.root, "config.CS_PINS") == "[10, 11]"  # from the flashed config.mpy
 
@@ -350,14 +351,14 @@ def test_bytecode_of_an_older_sub_version_loads_on_a_newer_micropython(tmp_path:
     board = Board("micropython", (1, 27, 0), 6 | 3 << 8, "rp2")
     compiler = compiler_for(board, [older])
     assert (compiler.mpy_version, compiler.mpy_sub) == (6, 2)
-    from controller.cli.hub_flash import compile_firmware
+    from controller.setup.flash import compile_firmware
 
     root = tmp_path / "flash"
     root.mkdir()
     for name, data in compile_firmware(firmware_files(), compiler).items():
         (root / name).write_bytes(data)
     assert not list(root.glob("hub.py"))
-    assert on_board(root, "config.FIRMWARE_VERSION") == expected_firmware_version()
+    assert on_board(root, "config.FIRMWARE_VERSION") == firmware_version()
 
 
 def test_flash_without_mpremote_names_the_extra(monkeypatch: pytest.MonkeyPatch,

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import install_cmd
-from controller.cli.install_cmd import Context, InstallError, Manifest, Runner, spi_enabled
+from controller.setup import install as install_steps
+from controller.setup.install import Context, InstallError, Manifest, Runner, spi_enabled
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE_UID = 998 if os.geteuid() == 0 else os.getuid()
@@ -329,13 +329,13 @@ def test_python_313_takes_lgpio_from_the_distribution(pi: dict[str, Path], tmp_p
     (venv / "pyvenv.cfg").write_text("home = /usr/bin\ninclude-system-site-packages = true\n")
     lines: list[str] = []
     ctx = Context(pi["root"], Runner(lines.append), Manifest())
-    install_cmd.ensure_lgpio(ctx, venv, (3, 13))
+    install_steps.ensure_lgpio(ctx, venv, (3, 13))
     assert ["apt-get", "install", "-y", "--no-install-recommends", "python3-lgpio"] in logged(pi)
     assert ctx.manifest.apt == ["python3-lgpio"]
-    install_cmd.ensure_lgpio(ctx, venv, (3, 13))  # now installed: nothing more
+    install_steps.ensure_lgpio(ctx, venv, (3, 13))  # now installed: nothing more
     assert lines[-1].startswith("  already  python3-lgpio")
     (venv / "pyvenv.cfg").write_text("home = /usr/bin\ninclude-system-site-packages = false\n")
     with pytest.raises(InstallError, match="--system-site-packages"):
-        install_cmd.ensure_lgpio(ctx, venv, (3, 13))
-    install_cmd.ensure_lgpio(ctx, venv, (3, 11))
+        install_steps.ensure_lgpio(ctx, venv, (3, 13))
+    install_steps.ensure_lgpio(ctx, venv, (3, 11))
     assert lines[-1] == "  already  lgpio from PyPI (Python 3.11)"

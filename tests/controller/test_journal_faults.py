@@ -126,7 +126,7 @@ def test_the_service_retries_by_itself_and_a_button_on_a_full_disk_is_only_logge
         tmp_path, monkeypatch) -> None:
     from gpiozero.pins.mock import MockFactory
 
-    from controller.cli.compose import build_service, load_board
+    from controller.compose import build_service, load_board
     from hardware.leds import RecordingStrip
 
     profile = load_board("tiki_topple")

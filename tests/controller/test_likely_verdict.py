@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from controller.cli.referee_bench import BoxPlayers
+from controller.compose.box_players import BoxPlayers
 from controller.journal import Journal
 from controller.referee import Discrepancy, NoChange, decide
 from controller.table import MAX_TAKE_BACK, Table

@@ -7,7 +7,7 @@ import random
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.cli.compose import build_service, load_board
+from controller.compose import build_service, load_board
 from controller.language import catalogue
 from controller.service import option_msgids
 from games.registry import all_games

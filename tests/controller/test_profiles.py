@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.cli.compose import load_board
+from controller.compose import load_board
 from games.registry import get_game
 from hardware.profile import PROFILES_DIR
 

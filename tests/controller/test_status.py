@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from gpiozero.pins.mock import MockFactory
 from pydantic import ValidationError
 
-from controller.cli.compose import build_service, load_board
+from controller.compose import build_service, load_board
 from controller.referee import NoChange
 from controller.status import Status
 from controller.web import create_app

@@ -8,15 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli.common import UserError
-from controller.cli.compose import load_board
-from controller.cli.token_cmd import (
-    SHIPPED_DEFAULT,
-    TOKEN_FILE,
-    install_token,
-    published_tokens,
-    table_token,
-)
+from controller.cli.token_cmd import table_token
+from controller.compose import load_board
+from controller.errors import UserError
+from controller.setup.token import SHIPPED_DEFAULT, TOKEN_FILE, install_token, published_tokens
 from hardware.profile import find_profile
 
 GAMES = ("tiki_topple", "topiary", "hanging_gardens", "on_top", "trapper")

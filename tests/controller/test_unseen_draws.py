@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from controller.cli.referee_bench import BoxPlayers
+from controller.compose.box_players import BoxPlayers
 from controller.errors import NothingToConfirm
 from controller.journal import Journal
 from controller.referee import Discrepancy, InProgress, NoChange, SecretShown, decide
@@ -480,7 +480,7 @@ def test_the_service_looks_early_off_its_loop_and_judges_when_the_look_answers(
     is judged at once with the dealing it found, long before the settle time."""
     from gpiozero.pins.mock import MockFactory
 
-    from controller.cli.compose import build_service, load_board
+    from controller.compose import build_service, load_board
     from hardware.leds import RecordingStrip
 
     profile = load_board("tiki_topple")

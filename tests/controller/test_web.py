@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 from gpiozero.pins.mock import MockFactory
 
-from controller.cli.compose import build_service, load_board
+from controller.compose import build_service, load_board
 from controller.web import create_app
 from hardware.leds import RecordingStrip
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from controller.cli.sim import virtual_service
+from controller.compose.virtual import virtual_service
 from controller.web import create_app
 from simulator.page import simulator_router
 

@@ -8,7 +8,7 @@ import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from controller.cli.sim import virtual_service
+from controller.compose.virtual import virtual_service
 from controller.service import TableService
 from simulator.virtual_table import VirtualTable
 

@@ -9,7 +9,7 @@ import random
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.cli.compose import build_service, load_board
+from controller.compose import build_service, load_board
 from controller.language import catalogue
 from controller.web import create_app
 from hardware.leds import RecordingStrip
@@ -65,7 +65,7 @@ def test_the_switch_changes_texts_and_the_live_status(browser, table) -> None:
 
 
 def test_the_simulator_page_speaks_the_browsers_language(browser, tmp_path) -> None:
-    from controller.cli.sim import virtual_service
+    from controller.compose.virtual import virtual_service
     from simulator.page import simulator_router
 
     table, service = virtual_service("topiary", tmp_path, settle_ms=60)

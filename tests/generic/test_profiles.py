@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from controller.cli import main
-from controller.cli.common import UserError
-from controller.cli.compose import default_profile, game_sites, load_board
+from controller.compose import default_profile, game_sites, load_board
+from controller.errors import UserError
 from games.core.game import Game
 from hardware.profile import PROFILES_DIR, load_profile
 
@@ -74,7 +74,7 @@ def test_without_a_shipped_profile_the_table_and_the_simulator_use_the_generated
 ) -> None:
     import hardware.profile
     import simulator.virtual_table
-    from controller.cli import compose
+    from controller import compose
 
     monkeypatch.setattr(hardware.profile, "PROFILES_DIR", tmp_path)
     monkeypatch.setattr(simulator.virtual_table, "PROFILES_DIR", tmp_path)

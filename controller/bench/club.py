@@ -24,8 +24,16 @@ from typing import Any
 
 from controller.club_link import BrokerAddress, ClubLink, cancel_all
 from controller.club_service import ClubService
+from controller.compose.club_tables import (
+    CLUB_GAMES,
+    lay_steps,
+    local_broker,
+    quick_service,
+    seating,
+)
+from controller.errors import UserError
 
-from .club_tables import CLUB_GAMES, lay_steps, local_broker, quick_service, seating
+from . import BenchOptions, BenchResult, Progress
 
 
 def percentile(values: list[float], share: float) -> float | None:
@@ -165,3 +173,25 @@ def club_bench(tables: int, pace: float,
         }
         club.close()
         return figures
+
+
+def bench_club(options: BenchOptions, progress: Progress) -> BenchResult:
+    """Issue 36: ``--tables`` tables (100) on one Mosquitto and one club, each playing a game
+    with a step every ``--pace`` seconds or so (1.0); goals: nothing lost or counted twice,
+    a table's event in the club's view within 200 ms (p99), the referee's rate with its link
+    within 10 % of its rate without."""
+    if options.tables < 1 or options.pace < 0:
+        raise UserError("--tables must be at least 1, --pace not negative")
+    figures = club_bench(options.tables, options.pace, progress=progress)
+    ok = figures["lost"] == 0 and figures["duplicates_counted"] == 0
+    return BenchResult(
+        f"{options.tables} tables on one broker and one club, a step every ~{options.pace:g} s "
+        f"({figures['seconds']:g} s); ms (goals: lost 0, counted twice 0, club update p99 "
+        "<= 200, referee rate with link / without within 0.9..1.1)",
+        ("tables", "messages", "publish p99", "club update p50", "p99", "lost",
+         "counted twice", "referee steps/s", "with link", "ratio"),
+        ((figures["tables"], figures["messages"], figures["publish_p99_ms"],
+          figures["club_update_p50_ms"], figures["club_update_p99_ms"], figures["lost"],
+          figures["duplicates_counted"], figures["referee_steps_per_s_alone"],
+          figures["referee_steps_per_s_linked"], figures["referee_rate_ratio"]),),
+        {"bench": "club", **figures}, ok)

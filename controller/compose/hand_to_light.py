@@ -89,43 +89,49 @@ class HandToLight:
         table.press = press  # type: ignore[method-assign]
         table.drag = drag  # type: ignore[method-assign]
         judge = service.judge
-        times = {"put": self.put_ms, "lift": self.lift_ms, "slide": self.slide_ms}
-
-        def last_step() -> tuple[int, int]:  # an amended step changes it as well
-            return len(service.table.actions), service.table.amended
 
         def timed_judge() -> None:
-            before, hand = last_step(), self._hand
-            decided = service.table.decision
+            before, hand, decided = self._last_step(), self._hand, service.table.decision
             judge()
-            decision = service.table.decision
-            answered = time.monotonic()
-            stepped = last_step() != before
-            red = isinstance(decision, Discrepancy | TakeBack) and (
-                not isinstance(decision, NotRecorded))
-            wrong_board = self.mistake()
-            if wrong_board is not None:
-                if stepped:
-                    self.judged_wrong += 1  # a mistake taken as a step
-                elif red and wrong_board is not self._called:
-                    self._called, self._clearing = wrong_board, True
-                    self.red_ms.append(round((answered - self._moved_at) * 1000, 1))
-            elif self._clearing and (stepped or isinstance(decision, NoChange)):
-                self._clearing = False  # put back (or put right): the board agrees again
-                if not stepped:
-                    self.cleared_ms.append(round((answered - self._moved_at) * 1000, 1))
-            elif red and decision != decided:
-                self._red_on_right = True
-            if stepped and self._red_on_right:
-                self._red_on_right = False
-                self.withdrawn += 1
-            if hand is None or not stepped:
-                return
-            times[hand[0]].append(round((answered - hand[1]) * 1000, 1))
-            self.scan_ms.append(round(max(hub.period for hub in service.hubs) * 1000, 1))
-            self._hand = None
+            self._judged(before, hand, decided)
 
         service.judge = timed_judge  # type: ignore[method-assign]
+
+    def _last_step(self) -> tuple[int, int]:  # an amended step changes it as well
+        return len(self.service.table.actions), self.service.table.amended
+
+    def _judged(self, before: tuple[int, int], hand: tuple[str, float] | None,
+                decided: object) -> None:
+        """After a judgement: time the hand that finished a step, or the mistake lit red or
+        cleared, and count the wrong verdicts."""
+        service = self.service
+        decision = service.table.decision
+        answered = time.monotonic()
+        stepped = self._last_step() != before
+        red = isinstance(decision, Discrepancy | TakeBack) and (
+            not isinstance(decision, NotRecorded))
+        wrong_board = self.mistake()
+        if wrong_board is not None:
+            if stepped:
+                self.judged_wrong += 1  # a mistake taken as a step
+            elif red and wrong_board is not self._called:
+                self._called, self._clearing = wrong_board, True
+                self.red_ms.append(round((answered - self._moved_at) * 1000, 1))
+        elif self._clearing and (stepped or isinstance(decision, NoChange)):
+            self._clearing = False  # put back (or put right): the board agrees again
+            if not stepped:
+                self.cleared_ms.append(round((answered - self._moved_at) * 1000, 1))
+        elif red and decision != decided:
+            self._red_on_right = True
+        if stepped and self._red_on_right:
+            self._red_on_right = False
+            self.withdrawn += 1
+        if hand is None or not stepped:
+            return
+        times = {"put": self.put_ms, "lift": self.lift_ms, "slide": self.slide_ms}
+        times[hand[0]].append(round((answered - hand[1]) * 1000, 1))
+        self.scan_ms.append(round(max(hub.period for hub in service.hubs) * 1000, 1))
+        self._hand = None
 
     def _moved_on(self) -> None:
         """A hand or a button goes on: a red on a right board still lit was a wrong verdict."""

@@ -1,8 +1,15 @@
-"""Putting the service together from a board profile, with real or virtual hardware.
+"""Putting a table together: the service built from a board profile, with real or virtual
+hardware, and the tables that run it without a person at the keyboard.
 
-``tabletop run`` and ``tabletop sim`` both come through here, so the controller under
-simulation runs exactly the code it runs on the Pi; only the port URL, the LED strip and the
-GPIO pin factory differ.
+``tabletop run`` and ``tabletop sim`` both come through here (``build_service``, ``serve``),
+so the controller under simulation runs exactly the code it runs on the Pi; only the port
+URL, the LED strip and the GPIO pin factory differ. The rest of this room composes the
+service with the simulator (the one place besides the command line and the benchmarks that
+may): ``virtual`` (a virtual table and its service), ``autoplay`` and ``scenarios`` (the
+headless runs of ``tabletop sim``), ``settling``, ``sim_next`` and ``hand_to_light`` (what
+they wait for and measure), ``box_players`` (people dealing from the box, driving a ``Table``
+directly) and ``club_tables`` (a club evening's simulated tables). This module itself never
+loads the simulator: ``tabletop run`` starts through it.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.errors import UserError
 from controller.journal import Journal
 from controller.service import TableService
 from controller.table import Table
@@ -28,13 +36,21 @@ from hardware.profile import BoardProfile, ProfileError, find_profile, load_prof
 from hardware.profile_writer import generated_profile, profile_text, unique_sites
 from hardware.registry import TagRegistry
 
-from .common import UserError
+DEFAULT_PORT = 8080
+"""The port of the table's page unless ``--port`` names another (``tabletop run``, ``sim``,
+``install`` and ``doctor``)."""
+
+
+def default_data() -> Path:
+    """The data folder of a table started without ``--data`` ($XDG_DATA_HOME, else
+    ~/.local/share), not made here."""
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "tabletop"
 
 
 def data_dir(given: str | None) -> Path:
-    """Where the journal and the tag registry live (``--data``, else ~/.local/share)."""
-    base = Path(given) if given else Path(
-        os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "tabletop"
+    """Where the journal and the tag registry live (``--data``, else ``default_data``), made
+    if it is not there yet."""
+    base = Path(given) if given else default_data()
     try:
         base.mkdir(parents=True, exist_ok=True)
     except OSError as error:  # a read-only disk, a file in the way: one line, not a traceback
@@ -135,3 +151,18 @@ async def serve(service: TableService, host: str, port: int, token: str, *,
         extra_routes(app)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
     await asyncio.gather(service.run(), server.serve(), *([also] if also else []))
+
+
+def hub_urls(profile: BoardProfile, given: Sequence[str]) -> list[str]:
+    """Each hub's port: the profile's, unless ``--url`` names another (``PORT`` alone for a
+    one-hub board, ``HUB=PORT`` for any)."""
+    urls = {hub.name: hub.url for hub in profile.hubs}
+    for item in given:
+        name, sep, port = item.partition("=")
+        if not sep and len(urls) == 1:
+            name, port = profile.hub.name, item
+        elif not sep or name not in urls:
+            names = ", ".join(urls)
+            raise UserError(f"--url {item!r}: give HUB=PORT with a hub of the profile ({names})")
+        urls[name] = port
+    return list(urls.values())

@@ -1,10 +1,10 @@
 """Finding and asking a reader hub: which port (``--port``, the profile's hub, or the one
-MicroPython board plugged in), what its HELLO and self-test say (``HubReport``), and whether
-the service holds the port. ``tabletop hub info`` prints it; ``hub flash`` checks with it."""
+MicroPython board plugged in), what its HELLO and self-test say (``HubReport``, from the one
+probe, ``probe_hub``), and whether the service holds the port. ``tabletop hub info`` prints
+the report, ``hub flash`` checks the flashed hub with it, and ``doctor`` judges it."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import os
@@ -13,6 +13,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.errors import UserError
+from hardware.errors import HardwareError
 from hardware.firmware_files import firmware_version
 from hardware.link import DEFAULT_BAUDRATE, Backoff, HubLink, LinkUp
 from hardware.profile import HubSettings, find_profile, load_profile
@@ -26,7 +28,7 @@ from hardware.protocol import (
     Snapshot,
 )
 
-from .common import UserError
+from . import SERVICE
 
 BY_ID = Path("/dev/serial/by-id")
 """Where udev names USB serial devices after what they are (stable across replugging)."""
@@ -38,8 +40,6 @@ plugged in waits BOOT_GRACE_MS (2 s) before it starts."""
 AFTER_HELLO = 2.0
 """Seconds to wait, after the HELLO, for the SELF_TEST and the first snapshot that follow it."""
 QUICK_BACKOFF = Backoff(initial=0.05, factor=2.0, maximum=0.5)
-SERVICE = "tabletop"
-"""The systemd unit (written by `tabletop install`) that reads the hub's port while it runs."""
 
 READER_ADVICE = {
     ReaderStatus.NO_RESPONSE: "nothing answers on the SPI bus: check the reader's power, its "
@@ -51,9 +51,13 @@ READER_ADVICE = {
 }
 
 
-def expected_firmware_version() -> str:
-    """The FIRMWARE_VERSION of the firmware this install carries (what a hub it flashed says)."""
-    return firmware_version()
+def expected_firmware() -> str | None:
+    """The FIRMWARE_VERSION of the firmware this install carries, which a hub it flashed says
+    (None when it carries none, or none that says its version)."""
+    try:
+        return firmware_version()
+    except (HardwareError, OSError):
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +73,12 @@ class HubReport:
     tags: tuple[int, ...] = ()
     """How many tags lie on each reader now (from the first snapshot)."""
     error: str | None = None
-    """Why there is no usable HELLO: the port, silence, another protocol, another hub."""
+    """Why there is no usable HELLO, with what to do: the port, silence, another protocol,
+    another hub."""
+    refused: str | None = None
+    """What the link refused in the hub's HELLO (another protocol, another hub's unique id)."""
+    last_error: str | None = None
+    """The link's own last error (the port would not open, a damaged frame), as it said it."""
 
     @property
     def ok(self) -> bool:
@@ -99,7 +108,7 @@ class HubReport:
         if self.hello is None:
             return [f"hub on {self.url}: {self.problems()[0]}"]
         hello = self.hello
-        ours = expected_firmware_version()
+        ours = firmware_version()
         version_note = "" if hello.firmware_version == ours else f" (this install has {ours!r})"
         schedule = (f"{len(hello.schedule)} field classes" if hello.schedule
                     else "every field on")
@@ -132,10 +141,13 @@ class HubReport:
 
 
 async def probe_hub_async(url: str, *, baudrate: int = DEFAULT_BAUDRATE,
-                          timeout: float = INFO_TIMEOUT,
-                          unique_id: str | None = None) -> HubReport:
-    """Open ``url``, wait for the hub's HELLO, SELF_TEST and first snapshot, and close it."""
-    link = HubLink(url, baudrate=baudrate, backoff=QUICK_BACKOFF, unique_id=unique_id)
+                          timeout: float = INFO_TIMEOUT, unique_id: str | None = None,
+                          hello_retry: float | None = None) -> HubReport:
+    """Open ``url``, wait for the hub's HELLO, SELF_TEST and first snapshot, and close it.
+    ``hello_retry``: the longest pause between two REQUEST_HELLOs while the hub is silent
+    (None: the link's own)."""
+    link = HubLink(url, baudrate=baudrate, backoff=QUICK_BACKOFF, unique_id=unique_id,
+                   **({} if hello_retry is None else {"hello_timeout": hello_retry}))
     task = asyncio.create_task(link.run())
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -178,14 +190,15 @@ async def probe_hub_async(url: str, *, baudrate: int = DEFAULT_BAUDRATE,
             "that the hub runs the tabletop firmware (tabletop hub flash)")
     if self_test is not None and len(readers) != len(self_test):
         readers = [check.status for check in self_test]
-    return HubReport(url, hello, self_test, tuple(readers), tags, error)
+    return HubReport(url, hello, self_test, tuple(readers), tags, error, health.refused,
+                     health.last_error)
 
 
 def probe_hub(url: str, *, baudrate: int = DEFAULT_BAUDRATE, timeout: float = INFO_TIMEOUT,
-              unique_id: str | None = None) -> HubReport:
+              unique_id: str | None = None, hello_retry: float | None = None) -> HubReport:
     """`probe_hub_async` for callers without an event loop (not from inside a running one)."""
     return asyncio.run(probe_hub_async(url, baudrate=baudrate, timeout=timeout,
-                                       unique_id=unique_id))
+                                       unique_id=unique_id, hello_retry=hello_retry))
 
 
 def port_problem(url: str) -> str | None:
@@ -226,21 +239,21 @@ def boards_by_id(folder: Path | None = None) -> list[Path]:
     return sorted(path for path in folder.iterdir() if BOARD_NAME in path.name)
 
 
-def chosen_hubs(args: argparse.Namespace, *, one: bool) -> list[HubSettings]:
-    """The hubs a command works on: ``--port``, the profile's (``--hub`` picks one), or the
-    one MicroPython board plugged in. ``one``: the command works on a single hub."""
-    if args.port:
-        return [HubSettings(url=args.port, baudrate=DEFAULT_BAUDRATE)]
-    if args.profile:
-        hubs = list(load_profile(find_profile(args.profile)).hubs)
-        if args.hub:
-            hubs = [hub for hub in hubs if hub.name == args.hub]
+def chosen_hubs(port: str | None, profile: str | None, hub: str | None, *, one: bool
+                ) -> list[HubSettings]:
+    """The hubs a command works on: the port given, the profile's (``hub`` names one of them),
+    or the one MicroPython board plugged in. ``one``: the command works on a single hub."""
+    if port:
+        return [HubSettings(url=port, baudrate=DEFAULT_BAUDRATE)]
+    if profile:
+        hubs = list(load_profile(find_profile(profile)).hubs)
+        if hub:
+            hubs = [settings for settings in hubs if settings.name == hub]
             if not hubs:
-                names = ", ".join(h.name for h in load_profile(find_profile(args.profile)).hubs)
-                raise UserError(f"profile {args.profile} has no hub named {args.hub!r} "
-                                f"(it has {names})")
+                names = ", ".join(h.name for h in load_profile(find_profile(profile)).hubs)
+                raise UserError(f"profile {profile} has no hub named {hub!r} (it has {names})")
         if one and len(hubs) > 1:
-            raise UserError(f"profile {args.profile} has {len(hubs)} hubs, each with its own "
+            raise UserError(f"profile {profile} has {len(hubs)} hubs, each with its own "
                             f"wiring: pick one with --hub ({', '.join(h.name for h in hubs)})")
         return hubs
     found = boards_by_id()
@@ -252,14 +265,3 @@ def chosen_hubs(args: argparse.Namespace, *, one: bool) -> list[HubSettings]:
     names = " ".join(str(path) for path in found)
     raise UserError(f"{len(found)} boards are plugged in ({names}): name one with --port, or "
                     "give --profile")
-
-
-# -- the command -------------------------------------------------------------------------------
-
-
-def add_port_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--port", help="the hub's serial device or pyserial URL (default: the "
-                                       "profile's, else the one MicroPython board plugged in)")
-    parser.add_argument("--profile", help="board profile name or .toml path (its [hub] url)")
-    parser.add_argument("--hub", help="with --profile: the hub of that name (boards with "
-                                      "several hubs)")

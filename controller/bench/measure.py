@@ -75,7 +75,7 @@ def rss_mb() -> float:
     return float("nan")
 
 
-class _PtyHub:
+class PtyHub:
     """Just enough hub to answer the link's hello and snapshot requests on a real pty, to send
     its heartbeat every second (a hub silent for longer is taken as down, its region blind),
     and to write tag frames at the moments the benchmark chooses."""
@@ -163,13 +163,12 @@ async def led_latency(events: int, rate: float,
 
     from gpiozero.pins.mock import MockFactory
 
+    from controller.compose import build_service, load_board
     from hardware.leds import RecordingStrip
     from hardware.protocol import TagArrived, TagLeft
 
-    from .compose import build_service, load_board
-
     profile = load_board("tiki_topple")
-    hub = _PtyHub(max(profile.readers) + 1)
+    hub = PtyHub(max(profile.readers) + 1)
     threading.Thread(target=hub.serve, daemon=True).start()
     stack = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
     with tempfile.TemporaryDirectory() as scratch:

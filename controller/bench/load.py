@@ -29,13 +29,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from controller.errors import UserError
 from controller.unresolved import UNRESOLVED
 from games.core.playout import random_step
 from games.registry import get_game
 from hardware.profile import find_profile
 
-from .common import UserError
-from .measure import _PtyHub, percentile
+from . import BenchOptions, BenchResult, Progress
+from .measure import PtyHub, percentile
 
 GAME = "tiki_topple"
 PLAYERS = ("anna", "ben")
@@ -46,7 +47,7 @@ MOVE_TIMEOUT = 20.0
 """Seconds a move may wait to be accepted before the run is called stalled."""
 
 
-class BenchHub(_PtyHub):
+class BenchHub(PtyHub):
     """The latency benchmark's pty hub, with heartbeats (a silent hub is taken as down) and
     whole moves laid as a hand would lay them: lifts first, then arrivals."""
 
@@ -146,10 +147,9 @@ class LoadTable:
 
     def __init__(self, data: Path, seed: int,
                  progress: Callable[[str], None] = lambda _: None) -> None:
+        from controller.compose import load_board
+        from controller.setup.token import install_token
         from hardware.registry import TagRegistry
-
-        from .compose import load_board
-        from .token_cmd import install_token
 
         self.data = data
         self.progress = progress
@@ -269,7 +269,7 @@ class Crowd:
 
     def __init__(self, url: str, clients: int, rate: float) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-c", "from controller.cli.load_bench import crowd_main; "
+            [sys.executable, "-c", "from controller.bench.load import crowd_main; "
              "crowd_main()", url, str(clients), str(rate)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
@@ -399,3 +399,26 @@ def run_load(clients: int, rate: float, rounds: int, seconds: float, seed: int =
         "crowded": crowded,
     }
     return figures
+
+
+def bench_load(options: BenchOptions, progress: Progress) -> BenchResult:
+    """A crowd of readers against ``tabletop run`` (issue 20): refereeing rate with and without
+    ``--clients`` SSE clients and ``--rate`` status requests a second, status latency, and
+    the service's own memory over ``--rounds`` rounds of load (see ``run_load``)."""
+    if options.clients < 0 or options.rate <= 0 or options.rounds < 1:
+        raise UserError("--clients must not be negative, --rate positive, --rounds at least 1")
+    figures = run_load(options.clients, options.rate, options.rounds, options.seconds,
+                       progress=progress)
+    memory, latency = figures["rss_mb"], figures["status_ms"]
+    return BenchResult(
+        f"{options.clients} SSE clients and {options.rate:g} status requests/s against tabletop "
+        f"run ({figures['game']}, {options.seconds:g} s a phase); memory of the service alone, "
+        "MB",
+        ("actions/s quiet", "with crowd", "status p50", "p95", "p99", "max", "RSS start",
+         "after game", "after rounds", "peak"),
+        ((figures["accepted_per_second_no_clients"], figures["accepted_per_second_with_clients"],
+          latency["p50"], latency["p95"], latency["p99"], latency["max"], memory["started"],
+          memory["after_quiet_game"], " ".join(map(str, memory["after_rounds"])),
+          memory["peak"]),),
+        {"bench": "load", "load": figures},
+    )
