@@ -12,6 +12,7 @@ worker thread (the service is not thread-safe, and the AI is started from that l
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -204,17 +205,36 @@ HeldSeat = Annotated[str | None, Header(alias="X-Seat-Token",
 
 
 def create_app(service: TableService, token: str) -> FastAPI:
+    """The table's web app: the pages, what they read, and the commands (guarded by
+    ``token``), every refusal worded in the reader's language."""
     app = FastAPI(title="tabletop", description="The smart table's status and controls. "
                   "Every refusal is `{\"detail\": \"why\"}`.", version="0.1.0")
     app.add_middleware(SameOrigin)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")  # i18n.js, board.js
-
     app.state.language = service.texts().language
 
     def say(language: str, reply: Reply) -> str:
         """A command's answer in the reader's language."""
         return service.texts(language).text(reply)
 
+    def authorised(authorization: Annotated[str | None, Header()] = None) -> None:
+        if not authorization or not authorization.startswith("Bearer "):
+            raise HTTPException(401, _("send the table's token as 'Authorization: Bearer "
+                                       "<token>'"),
+                                headers={"WWW-Authenticate": "Bearer"})
+        if not hmac.compare_digest(authorization.removeprefix("Bearer ").encode(),
+                                   token.encode()):
+            raise HTTPException(403, _("wrong token"))
+
+    _refusals(app, say)
+    _reading(app, service)
+    _commands(app, service, say, [Depends(authorised)])
+    _seats(app, service, say, [Depends(authorised)])
+    return app
+
+
+def _refusals(app: FastAPI, say: Callable[[str, Reply], str]) -> None:
+    """Every refusal as ``{"detail": why}`` in the reader's language."""
     @app.exception_handler(GameError)
     @app.exception_handler(ControllerError)
     async def refused(request: Request, error: Exception) -> JSONResponse:
@@ -240,18 +260,9 @@ def create_app(service: TableService, token: str) -> FastAPI:
         return JSONResponse({"detail": detail}, status_code=error.status_code,
                             headers=error.headers)
 
-    def authorised(authorization: Annotated[str | None, Header()] = None) -> None:
-        if not authorization or not authorization.startswith("Bearer "):
-            raise HTTPException(401, _("send the table's token as 'Authorization: Bearer "
-                                       "<token>'"),
-                                headers={"WWW-Authenticate": "Bearer"})
-        if not hmac.compare_digest(authorization.removeprefix("Bearer ").encode(),
-                                   token.encode()):
-            raise HTTPException(403, _("wrong token"))
 
-    guard = [Depends(authorised)]
-    guarded = refusals(401, 403, 409, 422, 503)
-
+def _reading(app: FastAPI, service: TableService) -> None:
+    """The pages and what they read: open to anyone on the table's network."""
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def page() -> str:
         return (STATIC / "status.html").read_text(encoding="utf-8")
@@ -299,6 +310,12 @@ def create_app(service: TableService, token: str) -> FastAPI:
         (``TableService.status_events``)."""
         return EventSourceResponse(service.status_events(language))
 
+
+def _commands(app: FastAPI, service: TableService, say: Callable[[str, Reply], str],
+              guard: list[Any]) -> None:
+    """What changes the game: the table's token only."""
+    guarded = refusals(401, 403, 409, 422, 503)
+
     @app.post("/api/game", dependencies=guard, responses=guarded)
     async def new_game(body: NewGame, language: Reader) -> Done:
         """Start a new game (any game in progress is aborted and stays in the journal)."""
@@ -332,6 +349,13 @@ def create_app(service: TableService, token: str) -> FastAPI:
     @app.post("/api/abort", dependencies=guard, responses=guarded)
     async def abort(language: Reader) -> Done:
         return Done(ok=True, message=say(language, service.abort()))
+
+
+def _seats(app: FastAPI, service: TableService, say: Callable[[str, Reply], str],
+           guard: list[Any]) -> None:
+    """The phones' seats: codes for the owner (the token), a private view for a seat's phone
+    (its seat token)."""
+    guarded = refusals(401, 403, 409, 422, 503)
 
     @app.get("/api/seats", dependencies=guard, responses=guarded)
     async def seat_codes() -> list[SeatCode]:
@@ -368,5 +392,3 @@ def create_app(service: TableService, token: str) -> FastAPI:
     async def release_seat(seat: int, language: Reader) -> Done:
         """Free one seat with a new code (a phone took the wrong seat, or was lost)."""
         return Done(ok=True, message=say(language, service.release_seat(seat)))
-
-    return app
