@@ -50,7 +50,7 @@ from .referee import Choose, NoChange, NotRecorded, Successors, changed_sites, o
 from .seats import SeatRecord
 from .table import Table
 from .tracker import Tracker
-from .unresolved import Look, Puzzle, explain
+from .unresolved import EarlySearch, Search
 
 log = logging.getLogger(__name__)
 ANIMATION_HZ = 20
@@ -70,10 +70,10 @@ Reply = Sentence | str
 a game's own text (an action as the records write it) shown as it is."""
 SWITCH_INTERVAL = 0.001
 """Seconds a thread holds the GIL while another waits for it (Python's default is 0.005). The
-searches, the early looks and the AI think in worker threads in pure Python; with the
+searches, the early searches and the AI think in worker threads in pure Python; with the
 default, a hub frame (read in the link's thread, judged on the loop) and a simulator's virtual
 hubs (threads standing in for separate microcontrollers) waited 5 ms at each hand-over: a
-Trapper mistake's red light came up to half a second late while an early look ran."""
+Trapper mistake's red light came up to half a second late while an early search ran."""
 KEEPALIVE = 15.0
 """Seconds without a change after which an SSE client is sent the status again (the hubs'
 counters, and a proxy keeps the connection open)."""
@@ -134,16 +134,16 @@ class TableService:
         self.wait_for_lifts = True
         """After an arrival, wait until a lift could have been reported (off: benchmarks)."""
         table.search_inline = False  # long searches run off the loop (_consider)
-        self._considering: Puzzle | None = None
+        self._searching: Search | None = None
         self._stopped = False
         """The service has stopped: a search still running in its thread stops too."""
-        self._looking: Look | None = None
-        """The early look running off the loop (``_look_early``): one at a time, and only
-        while the board stays as it was (a look runs its whole budget on a board no dealing
+        self._early: EarlySearch | None = None
+        """The early search running off the loop (``_search_early``): one at a time, and only
+        while the board stays as it was (an early search runs its whole budget on a board no dealing
         explains, a piece dragged over a wrong site, and would hold the CPU meanwhile)."""
-        self._look_task: asyncio.Task[None] | None = None
-        self._look_started: Look | None = None
-        self._due = {work: asyncio.Event() for work in ("search", "look", "think", "watch")}
+        self._early_task: asyncio.Task[None] | None = None
+        self._early_started: EarlySearch | None = None
+        self._due = {work: asyncio.Event() for work in ("search", "early search", "think", "watch")}
         """Work asked of the loop's workers (``_work``). The table's path only sets these, in or
         out of a loop: the workers, started by ``run``, do the work. There is one way to run:
         a caller outside the loop (a test, a tool) runs the service's loop to see it done."""
@@ -162,7 +162,7 @@ class TableService:
         """Set whenever the board was judged (a search waiting for a still board looks)."""
         self._retimed = asyncio.Event()
         """Set when the hubs' timing changed (the wait for a quick judgement is shorter) or an
-        early look answered: the judging loop looks again."""
+        early search answered: the judging loop looks again."""
         self._hub_timing()
         self.buttons: asyncio.Queue[ButtonEvent] = asyncio.Queue()
         self.roles: dict[str, str] = {}
@@ -233,20 +233,20 @@ class TableService:
             panel.close()
 
     async def work(self) -> None:
-        """The loop's workers, until cancelled: the search for a dealing, the early looks, the
+        """The loop's workers, until cancelled: the search for a dealing, the early searches, the
         AI and the hubs' watches, each started when the table's path asks (``_due``). ``run``
         runs them beside the hubs; a caller that feeds the tracker itself (a test with a fake
         clock, a bench) runs this, and the table takes the same path as on the Pi."""
         self._stopped = False
         workers = [asyncio.create_task(self._work(name, work), name=name) for name, work in (
-            ("search", self._search), ("look", self._look_again),
+            ("search", self._start_search), ("early search", self._start_early_search),
             ("think", self._think_again), ("watch", self._send_watches))]
         try:
             await asyncio.gather(*workers)
         finally:
-            self._looking = None  # an early look still running stops at its next apply
+            self._early = None  # an early search still running stops at its next apply
             self._stopped = True  # and so does a search
-            for running in (self._think_task, self._look_task):  # each in its own thread
+            for running in (self._think_task, self._early_task):  # each in its own thread
                 if running is not None and running.get_loop() is asyncio.get_running_loop():
                     workers.append(running)
             for task in workers:
@@ -255,11 +255,11 @@ class TableService:
                 await asyncio.gather(*workers, return_exceptions=True)
 
     async def until_idle(self) -> None:
-        """Until no work is asked or running: no search, early look or AI thought (a test or a
+        """Until no work is asked or running: no search, early search or AI thought (a test or a
         bench waits here for what the workers do)."""
         while any(due.is_set() for due in self._due.values()) or (
-                self._considering is not None or self.table.puzzle is not None
-                or self._looking is not None or self.thinking is not None):
+                self._searching is not None or self.table.search_asked is not None
+                or self._early is not None or self.thinking is not None):
             await asyncio.sleep(0.005)
 
     @property
@@ -345,10 +345,10 @@ class TableService:
                 self.tracker.sped_up(now)  # what came before was read at the old pace
                 self._retimed.set()
                 continue
-            looking = self._looking
-            if looking is not None and looking.key[1] != frozenset(
+            early = self._early
+            if early is not None and early.board != frozenset(
                     self.table.board_to_judge(self.tracker.board).items()):
-                self._looking = None  # the board changed: an early look at the old one stops
+                self._early = None  # the board changed: an early search at the old one stops
             self._changed.set()
             self.publish()
 
@@ -448,8 +448,8 @@ class TableService:
     def judging(self) -> bool:
         """A change came in that the table has not judged yet (or a search for a dealing of
         the unseen draws has still to say what the board is)."""
-        return self._changed.is_set() or self.table.puzzle is not None or (
-            self._considering is not None)
+        return self._changed.is_set() or self.table.search_asked is not None or (
+            self._searching is not None)
 
     async def _work(self, name: str, work: Callable[[], Awaitable[None]]) -> None:
         """Do ``work`` each time it is asked (``_due[name]``): one worker per kind of work."""
@@ -470,7 +470,7 @@ class TableService:
             self._changed.clear()
             while (wake := self.judge_at(now := self.clock())) is not None:
                 self._retimed.clear()
-                with contextlib.suppress(TimeoutError):  # a watch confirmed, a look answered
+                with contextlib.suppress(TimeoutError):  # a watch confirmed, a search answered
                     await asyncio.wait_for(self._retimed.wait(), max(0.0, wake - now))
                 self._changed.clear()  # what came meanwhile is in the tracker's times
             self.judge()
@@ -517,44 +517,45 @@ class TableService:
             return one_step(successors, board)
         if self.table.amends_to(board):  # the hand went on from a step judged early
             return now >= self.tracker.quick_at()
-        self._look_early(board)
-        return self.table.a_step_if_dealt_otherwise(board)
+        self._search_early(board)
+        return self.table.early_search_found(board)
 
-    def _look_early(self, board: Mapping[str, str]) -> None:
+    def _search_early(self, board: Mapping[str, str]) -> None:
         """Look off the loop for another dealing of the unseen draws under which the still
         board is one legal step (a card the working guess gave another hand), once per board;
         when the answer comes the board is looked at again (``_retimed``)."""
-        look = self.table.early_look(board)
-        running = self._looking
-        if look is None or (running is not None and running.key == look.key and (
-                running.state is look.state)):
+        early = self.table.early_search(board)
+        running = self._early
+        if early is None or (running is not None and running.asks(
+                early.state, len(early.reveals), early.board)):
             return
-        self._looking = look  # one running for another board stops
-        self._due["look"].set()
+        self._early = early  # one running for another board stops
+        self._due["early search"].set()
 
-    async def _look_again(self) -> None:
-        look = self._looking
-        if look is not None and look is not self._look_started:
-            self._look_started = look
-            self._look_task = asyncio.create_task(self._look(look), name="early look")
+    async def _start_early_search(self) -> None:
+        early = self._early
+        if early is not None and early is not self._early_started:
+            self._early_started = early
+            self._early_task = asyncio.create_task(self._run_early_search(early),
+                                                   name="early search")
 
-    async def _look(self, look: Look) -> None:
+    async def _run_early_search(self, early: EarlySearch) -> None:
         table = self.table
 
-        def stop() -> bool:  # asked from the look's thread: a newer board, or a move taken
+        def stop() -> bool:  # asked from the early search's thread: a newer board, or a move taken
             try:
-                return self._looking is not look or table.state is not look.state
+                return self._early is not early or table.state is not early.state
             except IndexError:  # the game was aborted meanwhile: no state at all
                 return True
 
         try:
-            found = await asyncio.to_thread(look.find, stop)
-        except Exception:  # a look failing must not stop the table: it judges when settled
-            log.exception("the early look for another dealing failed")
+            found = await asyncio.to_thread(early.run, stop)
+        except Exception:  # an early search failing must not stop the table: it judges when settled
+            log.exception("the early search for another dealing failed")
             found = None
-        if self._looking is look:
-            self._looking = None
-            table.looked(look, found)
+        if self._early is early:
+            self._early = None
+            table.early_searched(early, found)
             self._retimed.set()
 
     def _a_lift_could_change_it(self) -> bool:
@@ -576,7 +577,7 @@ class TableService:
             return
         self._place_shared()
         self._order_piles()
-        self._looking = None  # judged: a look still running is of no use any more
+        self._early = None  # judged: an early search still running is of no use any more
         tracker = self.tracker
         self.table.close_provisional(tracker.last_change)
         self.table.observe(tracker.board, early=self.adaptive and not tracker.settled(self.clock()),
@@ -588,48 +589,48 @@ class TableService:
             self.start_sweep()
         self.relight()
         self.publish()
-        self._consider()
+        self._ask_search()
         self._think()
 
-    def _consider(self) -> None:
+    def _ask_search(self) -> None:
         """Search for a dealing of the unseen draws that explains the board, off the loop (a
         long search must not starve the hubs' links), then judge again."""
-        if self.table.puzzle is not None:
+        if self.table.search_asked is not None:
             self._due["search"].set()
 
-    async def _search(self) -> None:
-        puzzle = self.table.puzzle
-        if puzzle is not None and self._considering is None:  # one search at a time: when it
-            self._considering = puzzle  # ends, the board is judged (and asked) again
-            await self._solve(puzzle)
+    async def _start_search(self) -> None:
+        search = self.table.search_asked
+        if search is not None and self._searching is None:  # one search at a time: when it
+            self._searching = search  # ends, the board is judged (and asked) again
+            await self._run_search(search)
 
-    async def _solve(self, puzzle: Puzzle) -> None:
-        if puzzle.under_way:  # a hand may be mid-step: only a board left still is searched
+    async def _run_search(self, search: Search) -> None:
+        if search.under_way:  # a hand may be mid-step: only a board left still is searched
             tracker = self.tracker
-            await self._while_asked(puzzle, max(tracker.settles_at(),
+            await self._while_asked(search, max(tracker.settles_at(),
                                                 tracker.last_change
                                                 + self.timing.under_way_ms / 1000))
-            if self.table.puzzle is None or self.table.puzzle.key != puzzle.key:
-                self._considering = None
+            if self.table.search_asked is None or self.table.search_asked.key != search.key:
+                self._searching = None
                 self.judge()
                 return
         cut = False
 
         def stop() -> bool:  # asked from the search's thread; once told, it stays stopped
             nonlocal cut
-            cut = cut or self._stopped or not self.table.wants(puzzle)
+            cut = cut or self._stopped or not self.table.wants(search)
             return cut
 
         try:
-            found, costs = await asyncio.to_thread(explain, puzzle, stop)
+            found, costs = await asyncio.to_thread(search.run, stop)
         except Exception:  # a search failing must not stop the table
             log.exception("the search for a dealing failed")
             found, costs = None, []
         finally:
-            if self._considering is puzzle:
-                self._considering = None
+            if self._searching is search:
+                self._searching = None
         try:
-            self.table.solve(puzzle, found, costs, stopped=cut)
+            self.table.searched(search, found, costs, stopped=cut)
         except JournalError as error:  # the dealing found cannot be kept: _retry_journal
             self.table.not_recorded(error)  # asks again, every few seconds, not at once
             self.relight()
@@ -637,11 +638,11 @@ class TableService:
             return
         self.judge()  # with the answer, or a newer board asks again
 
-    async def _while_asked(self, puzzle: Puzzle, deadline: float) -> None:
-        """Wait until ``deadline`` while the table still asks ``puzzle`` (a hand finishing
+    async def _while_asked(self, search: Search, deadline: float) -> None:
+        """Wait until ``deadline`` while the table still asks ``search`` (a hand finishing
         the step changes the board, and the table asks another)."""
-        while (left := deadline - self.clock()) > 0 and self.table.puzzle is not None and (
-                self.table.puzzle.key == puzzle.key):
+        while (left := deadline - self.clock()) > 0 and self.table.search_asked is not None and (
+                self.table.search_asked.key == search.key):
             self._judged.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._judged.wait(), left)

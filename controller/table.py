@@ -50,15 +50,15 @@ from .seats import MAX_WRONG_CODES, SeatClaims, SeatRecord
 from .unresolved import (
     SEARCH_BUDGET,
     UNRESOLVED,
-    Look,
-    Puzzle,
+    EarlySearch,
     Resolution,
     Reveal,
+    Search,
     SearchCost,
+    Seen,
     UnseenDraws,
-    explain,
     owners,
-    resolve,
+    search_dealings,
     secrets_owed,
     within,
     worth_patience,
@@ -96,7 +96,7 @@ class Provisional:
     """When it stands if the board has not changed since (∞: it changed before then; it is
     judged again from before it at the next judgement)."""
     dealing_before: Resolution | None = None
-    """The dealing the table worked from before an early look's answer made the step legal:
+    """The dealing the table worked from before an early search's answer made the step legal:
     the hand going on may show that dealing was right (the step it began is a joker pair only
     that dealing allows)."""
 
@@ -138,23 +138,24 @@ class Table:
         self._public_legal: tuple[Any, list[str] | None] | None = None
         self.search_inline = True
         """Search for another dealing inside ``observe``; the service sets False and runs the
-        search off its event loop (``puzzle``, then ``solve``)."""
-        self.puzzle: Puzzle | None = None
+        search off its event loop (``search_asked``, then ``searched``)."""
+        self.search_asked: Search | None = None
         """A board waiting for a search (when not inline)."""
-        self._insist: dict[tuple[int, int, frozenset[tuple[str, str]]], Puzzle] = {}
+        self._insist: dict[Seen, Search] = {}
         """The boards the searches gave up on at this position (not ones they proved wrong):
         confirm asks for a patient search while one lies on the table, the player vouching
         for the step."""
-        self._patient: Puzzle | None = None
+        self._patient: Search | None = None
         """That patient search, while the board stays as it was."""
-        self._here: tuple[int, int, frozenset[tuple[str, str]]] | None = None
-        """The position and board last judged (``Puzzle.key`` without ``patient``)."""
+        self._here: Seen | None = None
+        """The position and board last judged."""
         self._on_pad: tuple[str, ...] | None = None
         self._shown_choice: str | None = None
         """The piece that made the last choice on ``Game.choice_site``, until it comes off."""
-        self._looked: tuple[Any, Any, Resolution | None] | None = None
-        """The last early look's answer (``looked``): the state and the reveals and board it
-        was asked for, and the dealing it found."""
+        self._early_answered: EarlySearch | None = None
+        """The last early search that answered (``early_searched``) ..."""
+        self._early_dealing: Resolution | None = None
+        """... and the dealing it found (None: none)."""
         self._owners: list[frozenset[int]] = []
         self.provisional: Provisional | None = None
         """The last step judged early, until the hand that made it has been still for the
@@ -218,9 +219,9 @@ class Table:
         self._dealt = dict(stored.taken_back)
         actions: Sequence[str] = stored.actions
         if UNRESOLVED in actions:
-            found, cost = resolve(self.game, state, actions, reveals=self.reveals,
-                                  prefer=stored.guesses or None, rng=random.Random(stored.id),
-                                  budget=RESUME_BUDGET)
+            found, cost = search_dealings(self.game, state, actions, reveals=self.reveals,
+                                          prefer=stored.guesses or None,
+                                          rng=random.Random(stored.id), budget=RESUME_BUDGET)
             self.search_costs.append(cost)
             if found is None:
                 raise NoGameRunning(Sentence("game {game}: no way of dealing explains its "
@@ -337,7 +338,7 @@ class Table:
         """``observe`` during play: secrets and choices laid on their pads, then the steps the
         board shows (from before a provisional step, if the hand went on), then what a search
         for another dealing answered or is asked."""
-        self.puzzle = None
+        self.search_asked = None
         dealt, dealt_before = self.service_draws, None
         before = len(self.actions)
         try:
@@ -349,12 +350,12 @@ class Table:
             if amendable is not None and len(self.actions) == before and not isinstance(
                     decision, NoChange | Choose) and self._amend(board, amendable):
                 before, decision = amendable.start, self._judge(board)
-            puzzle = self._puzzle(board, decision)
-            if puzzle is not None and (answer := self._early_answer(board)) is not None:
+            search = self._search_for(board, decision)
+            if search is not None and (answer := self._early_found(board)) is not None:
                 dealt_before = self._dealing_to(before)
-                self.solve(puzzle, answer, ())  # the early look found it: no search again
-                decision, puzzle = self._judge(board), None
-            decision = self._asked(board, decision, puzzle)
+                self.searched(search, answer, ())  # the early search found it: no search again
+                decision, search = self._judge(board), None
+            decision = self._asked(board, decision, search)
         except JournalError as error:  # the journal is written first: nothing has moved on
             decision, shown = self._not_recorded(board, error), None
             if amendable is not None and len(self.actions) > amendable.start:
@@ -376,14 +377,14 @@ class Table:
             self.provisional = amendable  # (a fidget)
 
     def _asked(self, board: Mapping[str, str], decision: Decision,
-               puzzle: Puzzle | None) -> Decision:
-        """The decision once ``puzzle`` is searched (inline) or asked of the service (the
-        likely verdict stands meanwhile; a dealing found withdraws it: ``solve``)."""
-        if puzzle is not None and self.search_inline:
-            if self.solve(puzzle, *explain(puzzle)):
+               search: Search | None) -> Decision:
+        """The decision once ``search`` is run (inline) or asked of the service (the
+        likely verdict stands meanwhile; a dealing found withdraws it: ``searched``)."""
+        if search is not None and self.search_inline:
+            if self.searched(search, *search.run()):
                 decision = self._judge(board)  # an unseen draw dealt otherwise explains it
-        elif puzzle is not None:
-            self.puzzle = puzzle
+        elif search is not None:
+            self.search_asked = search
         if type(decision) is Discrepancy and self._here in self._insist and (
                 self._patient is None):
             decision = dataclasses.replace(decision, why=CONFIRM_TO_LOOK_FURTHER)
@@ -408,7 +409,7 @@ class Table:
 
     def _amendment(self, board: Mapping[str, str], step: Provisional) -> Resolution | None:
         """The dealing under which ``board`` amends the provisional ``step``: the working one,
-        or the one before an early look's answer made that step legal (a card taken for a
+        or the one before an early search's answer made that step legal (a card taken for a
         single payment was the first of a pair)."""
         start = step.start
         dealings = [self._dealing_to(start)]
@@ -478,11 +479,12 @@ class Table:
     def _working(self) -> Resolution:
         return Resolution(tuple(self.history.actions), tuple(self.history.states))
 
-    def _search(self, reveals: Sequence[Reveal]) -> bool:
+    def _search_reveals(self, reveals: Sequence[Reveal]) -> bool:
         """Look for a resolution of the unseen draws that explains everything seen, the
         ``reveals`` and ``goal``; take it as the working one if there is one."""
-        found, cost = resolve(self.game, self.states[0], self.history.known, reveals=reveals,
-                              working=self._working(), rng=random.Random(self._seed()))
+        found, cost = search_dealings(self.game, self.states[0], self.history.known,
+                                      reveals=reveals, working=self._working(),
+                                      rng=random.Random(self._seed()))
         self.search_costs.append(cost)
         del self.search_costs[:-50]
         if found is None:
@@ -501,27 +503,27 @@ class Table:
             self._successors = self._restricted = None
             self._legal_sites = self._pending = None
 
-    def _puzzle(self, board: Mapping[str, str], decision: Decision) -> Puzzle | None:
+    def _search_for(self, board: Mapping[str, str], decision: Decision) -> Search | None:
         """What the table cannot explain now, if a search might: only with unseen draws, and
         once per board and position (and once more, patiently, when a player confirms it)."""
-        here = self._here = (len(self.history.known), len(self.reveals),
-                             frozenset(board.items()))
-        if self._patient is not None and self._patient.key[:3] != here:
+        here = self._here = Seen(len(self.history.known), len(self.reveals),
+                                 frozenset(board.items()))
+        if self._patient is not None and self._patient.seen != here:
             self._patient = None  # the board changed: the patient search stops (``wants``)
         if self._patient is not None and self._patient.key not in self._unexplained:
             return self._patient
         if not isinstance(decision, (Discrepancy, InProgress, TakeBack)) or not (
                 self._unseen_limits_play()) or not self._a_hand_could_show(board):
             return None  # no dealing can matter, or no hand makes such a change
-        puzzle = Puzzle(self.game, tuple(self.history.known), tuple(self.reveals),
+        search = Search(self.game, tuple(self.history.known), tuple(self.reveals),
                         self._working(), dict(board),
                         tuple(self.history.earlier_boards(MAX_TAKE_BACK)),
                         not isinstance(decision, Discrepancy),
                         self._draws_seen_by(self.game.actor(self.state)), self._seed())
-        return None if puzzle.key in self._unexplained else puzzle
+        return None if search.key in self._unexplained else search
 
-    def early_look(self, board: Mapping[str, str]) -> Look | None:
-        """What an early look at ``board`` needs (``Look``), if one may help and none was
+    def early_search(self, board: Mapping[str, str]) -> EarlySearch | None:
+        """What an early search at ``board`` needs (``EarlySearch``), if one may help and none was
         taken for it yet: the game has unseen draws, some of them the player on turn's, and
         the working guess reads the board as a mistake, or as a step under way with a piece
         laid (a trapper moved and the pad showing the colour it showed: a joker pair begun,
@@ -530,8 +532,9 @@ class Table:
         if not self.started or not self._unseen_limits_play() or (
                 self.game.is_terminal(self.state)):
             return None
-        key = (len(self.reveals), frozenset(board.items()))
-        if self._looked is not None and self._looked[:2] == (self.state, key):
+        seen = frozenset(board.items())
+        answered = self._early_answered
+        if answered is not None and answered.asks(self.state, len(self.reveals), seen):
             return None
         earlier = self.history.earlier_boards(MAX_TAKE_BACK)
         decision = decide(self.successors, board, earlier)
@@ -542,26 +545,27 @@ class Table:
         mine = self._draws_seen_by(actor) if actor >= 0 else frozenset()
         if not mine or not self._a_hand_could_show(board):
             return None
-        return Look(self.game, self.state, key, tuple(self.history.known), tuple(self.reveals),
-                    self._working(), mine, self._seed(), isinstance(decision, InProgress))
+        return EarlySearch(self.game, self.state, seen, tuple(self.history.known),
+                           tuple(self.reveals), self._working(), mine, self._seed(),
+                           isinstance(decision, InProgress))
 
-    def looked(self, look: Look, found: Resolution | None) -> None:
-        """Keep an early look's answer while the table is where it was asked."""
-        if look.state is self.state:
-            self._looked = (look.state, look.key, found)
+    def early_searched(self, early: EarlySearch, found: Resolution | None) -> None:
+        """Keep an early search's answer while the table is where it was asked."""
+        if early.state is self.state:
+            self._early_answered, self._early_dealing = early, found
 
-    def _early_answer(self, board: Mapping[str, str]) -> Resolution | None:
-        looked = self._looked
-        if looked is None or looked[0] is not self.state or (
-                looked[1] != (len(self.reveals), frozenset(board.items()))):
+    def _early_found(self, board: Mapping[str, str]) -> Resolution | None:
+        answered = self._early_answered
+        if answered is None or not answered.asks(self.state, len(self.reveals),
+                                                 frozenset(board.items())):
             return None
-        return looked[2]
+        return self._early_dealing
 
-    def a_step_if_dealt_otherwise(self, board: Mapping[str, str]) -> bool:
-        """Did an early look find another dealing of the player on turn's unseen draws under
+    def early_search_found(self, board: Mapping[str, str]) -> bool:
+        """Did an early search find another dealing of the player on turn's unseen draws under
         which ``board`` is exactly one legal step? The service then judges a card the working
         guess had set aside as soon as any other step, not after the whole settle time."""
-        return self._early_answer(board) is not None
+        return self._early_found(board) is not None
 
     def _draws_seen_by(self, seat: int) -> frozenset[int]:
         """The unseen draws that went to ``seat`` (into its hand) and may decide what it can
@@ -585,31 +589,32 @@ class Table:
                 for index, step in enumerate(known)))
         return cached[1]
 
-    def solve(self, puzzle: Puzzle, found: Resolution | None, costs: Sequence[SearchCost],
+    def searched(self, search: Search, found: Resolution | None, costs: Sequence[SearchCost],
               stopped: bool = False) -> bool:
         """Take a search's answer, if the table is still where it was asked; True if it is
         (judge the board again then). ``stopped``: the search was told to stop (its board
         was judged anew meanwhile, even if it is back now): it proved nothing."""
         self.search_costs.extend(costs)
         del self.search_costs[:-50]
-        if self.puzzle is not None and self.puzzle.key == puzzle.key:
-            self.puzzle = None
-        if not self.started or (len(self.history.known), len(self.reveals)) != puzzle.key[:2]:
+        if self.search_asked is not None and self.search_asked.key == search.key:
+            self.search_asked = None
+        if not self.started or (len(self.history.known), len(self.reveals)) != (
+                search.seen.steps, search.seen.reveals):
             return False
-        stopped = stopped or not self.wants(puzzle)  # the board changed: nothing learnt
+        stopped = stopped or not self.wants(search)  # the board changed: nothing learnt
         if found is None and not stopped:
-            self._unexplained.add(puzzle.key)
-            if not puzzle.patient and worth_patience(costs) and self._a_hand_could_show(
-                    puzzle.board):
-                self._insist[puzzle.key[:3]] = puzzle
-            elif puzzle.patient:  # it looked as far as it may: the board stays refused
-                self._insist.pop(puzzle.key[:3], None)
+            self._unexplained.add(search.key)
+            if not search.patient and worth_patience(costs) and self._a_hand_could_show(
+                    search.board):
+                self._insist[search.seen] = search
+            elif search.patient:  # it looked as far as it may: the board stays refused
+                self._insist.pop(search.seen, None)
         elif found is not None:
-            if isinstance(self.decision, Discrepancy) and self._judged == puzzle.key[2]:
+            if isinstance(self.decision, Discrepancy) and self._judged == search.seen.board:
                 self.log("move", Sentence("a way of dealing the box explains the board after "
                                           "all: the red light is withdrawn"))
             self._adopt(found)
-        if puzzle.patient and not stopped:
+        if search.patient and not stopped:
             self._patient = None
         return True
 
@@ -651,19 +656,19 @@ class Table:
         self._made = (self._made[0], self._made[1], True)
         return shown <= self._made[1]
 
-    def wants(self, puzzle: Puzzle) -> bool:
+    def wants(self, search: Search) -> bool:
         """Is the answer to this search still wanted? Only while its board is the one last
         judged (a wrong piece lifted, a hand going on: the search stops at its next apply),
         and a patient one while the player's confirm stands. Asked from the search's thread."""
-        if puzzle.patient:
-            return self._patient is puzzle
-        return self._here == puzzle.key[:3]
+        if search.patient:
+            return self._patient is search
+        return self._here == search.seen
 
     @property
     def may_look_further(self) -> bool:
         """The searches gave up on the board now on the table (refused, or read as a step
         under way): confirm searches longer."""
-        return (self._here in self._insist and self._patient is None and self.puzzle is None
+        return (self._here in self._insist and self._patient is None and self.search_asked is None
                 and isinstance(self.decision, (Discrepancy, InProgress)))
 
     def pending_reveals(self) -> list[tuple[int, int]]:
@@ -708,7 +713,7 @@ class Table:
         if len(pieces) < wanted:
             return rest, SecretShown(seat, pieces, complete=False)
         reveal = Reveal(step, seat, pieces)
-        if len(pieces) > wanted or not self._search([*self.reveals, reveal]):
+        if len(pieces) > wanted or not self._search_reveals([*self.reveals, reveal]):
             name = self.players[seat]
             why = Sentence("{piece} cannot be {player}'s: no way the box could have been "
                            "dealt gives {player} that",

@@ -7,8 +7,8 @@ writes ``?`` for it, and every outcome consistent with all that was seen since s
 The referee still needs one concrete state to compute successors from, so the table keeps a
 *working resolution*: some outcome for every ``?`` that explains everything seen so far. It is
 never shown as knowledge. When the table shows something it cannot explain (a card the working
-hand lacks), ``explain`` looks for another resolution that does: a limited-discrepancy search
-(``resolve``) that replays the history with candidate outcomes, changing as few working ones
+hand lacks), ``Search.run`` looks for another resolution that does: a limited-discrepancy search
+(``search_dealings``) that replays the history with candidate outcomes, changing as few working ones
 as it can, latest first, pruned as soon as a known step is illegal, an unseen draw would have
 changed the board, or a secret shown since disagrees. Two draws that swap the same pieces
 (``Game.dealt_piece``: a red card dealt and a red card drawn) count as one change: a card one
@@ -83,6 +83,8 @@ class SearchCost:
     applies: int = 0
     gave_up: bool = False
     seconds: float = 0.0
+    whole_step: bool = False
+    """It looked for a dealing under which the board is a whole step (``worth_patience``)."""
 
 
 @dataclass(slots=True)
@@ -110,7 +112,7 @@ class _Frame:
 
 
 @dataclass(slots=True)
-class _Search:
+class _Walk:
     game: Game[Any]
     steps: Sequence[str]
     reveals: Mapping[int, list[Reveal]]
@@ -279,7 +281,7 @@ def _key(index: int, state: Any, owed: Any) -> tuple[int, Any, Any] | None:
     return (index, state, owed)
 
 
-def resolve(
+def search_dealings(
     game: Game[Any],
     initial: Any,
     steps: Sequence[str],
@@ -315,14 +317,14 @@ def resolve(
     for reveal in reveals:
         by_step.setdefault(reveal.step, []).append(reveal)
     if reveals and working is None:  # windows need one resolution: any, ignoring the reveals
-        working, cost = resolve(game, initial, steps, prefer=prefer, rng=rng, budget=budget)
+        working, cost = search_dealings(game, initial, steps, prefer=prefer, rng=rng, budget=budget)
         if working is None:
             return None, cost
         budget -= cost.applies
     windows = [(_window(game, working.states, reveal), reveal) for reveal in reveals
                ] if working is not None else []
     outcomes = working.actions if working is not None else prefer
-    search = _Search(game, steps, by_step, goal, windows, outcomes, changeable, swaps, rng,
+    walk = _Walk(game, steps, by_step, goal, windows, outcomes, changeable, swaps, rng,
                      budget, stop)
     start, state = 0, initial
     if working is not None:
@@ -332,14 +334,14 @@ def resolve(
     found = None
     most = steps.count(UNRESOLVED) if max_changes is None else max_changes
     for allowance in range(most + 1 if outcomes is not None else 1):
-        found = search.run(start, state, allowance)
-        if found is not None or search.cost.gave_up:
+        found = walk.run(start, state, allowance)
+        if found is not None or walk.cost.gave_up:
             break
     if found is not None and working is not None:
         found = Resolution(working.actions[:start] + found.actions,
                            working.states[:start] + found.states)
-    search.cost.seconds = time.perf_counter() - began
-    return found, search.cost
+    walk.cost.seconds = time.perf_counter() - began
+    return found, walk.cost
 
 
 WORLD_BUDGET = SEARCH_BUDGET // 8
@@ -366,17 +368,29 @@ class UnseenDraws:
         for attempt in range(2 * count):
             if len(found) == count:
                 break
-            resolution, _ = resolve(game, self.initial, self.known, reveals=self.reveals,
-                                    rng=random.Random(seed * 7919 + attempt), budget=budget)
+            resolution, _ = search_dealings(game, self.initial, self.known, reveals=self.reveals,
+                                            rng=random.Random(seed * 7919 + attempt),
+                                            budget=budget)
             if resolution is not None and resolution.states[-1] not in found:
                 found.append(resolution.states[-1])
         return found
 
 
 @dataclass(frozen=True, slots=True)
-class Puzzle:
+class Seen:
+    """A board and where in the game it was judged: what a search's answer is good for."""
+
+    steps: int
+    """The actions so far, each known or ``?``."""
+    reveals: int
+    """The secrets shown so far."""
+    board: frozenset[tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
     """A board the working resolution cannot explain, with all a search needs: pure data, so
-    the service can solve it off its event loop (``explain``) while the hubs are read on."""
+    the service can solve it off its event loop (``Search.run``) while the hubs are read on."""
 
     game: Game[Any]
     known: tuple[str, ...]
@@ -394,33 +408,95 @@ class Puzzle:
     """A player confirmed a board the first searches gave up on: search up to ``PATIENCE``."""
 
     @property
-    def key(self) -> tuple[int, int, frozenset[tuple[str, str]], bool]:
-        return (len(self.known), len(self.reveals), frozenset(self.board.items()), self.patient)
+    def seen(self) -> Seen:
+        return Seen(len(self.known), len(self.reveals), frozenset(self.board.items()))
+
+    @property
+    def key(self) -> tuple[Seen, bool]:
+        """Tells two searches apart: a patient one is another question."""
+        return self.seen, self.patient
+
+    def run(self, stop: Callable[[], bool] = lambda: False
+            ) -> tuple[Resolution | None, list[SearchCost]]:
+        """Is there a way of dealing under which the board is a whole step? First among the draws
+        of the player on turn (their hand is what their move shows), two changed at most; then
+        swaps of theirs with anyone's (the pile is shared); then any change of any draw: briefly
+        if the board reads as a step under way (which it may well just be), and failing a whole
+        step, a short search for any reading but a mistake (a step under way, a take-back).
+
+        A ``patient`` puzzle (a player confirmed the board): the swaps and the search of any
+        change take turns, each twice the budget of its last turn, until ``PATIENCE`` is spent or
+        one has seen every dealing it may change. ``stop``: the answer is no longer wanted."""
+        game = self.game
+
+        def reading(state: Any) -> Any:
+            if game.is_terminal(state):
+                return None
+            return decide(Successors(game, state), self.board, self.earlier)
+
+        def whole_step(state: Any) -> bool:
+            return isinstance(reading(state), (Accept, Choose))
+
+        def no_mistake(state: Any) -> bool:
+            found = reading(state)
+            return found is not None and not isinstance(found, Discrepancy)
+
+        mine = {"goal": whole_step, "max_changes": 2, "changeable": self.mine}
+        short = SEARCH_BUDGET // 8
+        searches: list[dict[str, Any]] = [{**mine, "budget": short}]
+        if self.patient:  # 20k, 40k, ... 160k each: 600k in all
+            searches, budget, total = [], SEARCH_BUDGET // 4, 0
+            while total + 2 * budget <= PATIENCE:
+                searches += [{**mine, "swaps": True, "budget": budget},
+                             {"goal": whole_step, "budget": budget}]
+                total, budget = total + 2 * budget, budget * 2
+        elif self.under_way:
+            searches += [{**mine, "swaps": True, "budget": short},
+                         {"goal": whole_step, "budget": short, "max_changes": 2}]
+        else:
+            searches += [{**mine, "swaps": True, "budget": SEARCH_BUDGET * 3 // 8},
+                         {"goal": whole_step, "budget": SEARCH_BUDGET * 3 // 8},
+                         {"goal": no_mistake, "budget": short, "max_changes": 1}]
+        costs: list[SearchCost] = []
+        exhausted: set[bool] = set()
+        for limits in searches:
+            swapping = "swaps" in limits
+            if stop() or (self.patient and swapping in exhausted):
+                continue
+            found, cost = search_dealings(game, self.working.states[0], self.known,
+                                          reveals=self.reveals, working=self.working,
+                                          rng=random.Random(self.seed), stop=stop, **limits)
+            cost.whole_step = limits["goal"] is whole_step
+            costs.append(cost)
+            if found is not None:
+                return found, costs
+            if not cost.gave_up:
+                exhausted.add(swapping)  # it saw every dealing it may change: none will do
+        return None, costs
 
 
 EARLY_LOOK_BUDGET = 10_000
-"""Engine applies for each part of an early look (``Look.find``): in the bench's Trapper games
-a payment with a card the working guess gave another hand took 150-3,000 among the player's
+"""Engine applies for each part of an early search (``EarlySearch.run``): in the bench's Trapper
+games a payment with a card the working guess gave another hand took 150-3,000 among the player's
 own draws, 6,000-8,000 more with swaps; about 30 us an apply on the development machine."""
 UNDER_WAY_LOOK_BUDGET = 5_000
 """The same for a board the working guess reads as a step under way, among the player's own
-draws only: most such boards are just a hand mid-step, which no dealing explains, and a look
-that finds nothing spends its whole budget. In Trapper (a trapper landed before its card, at
+draws only: most such boards are just a hand mid-step, which no dealing explains, and an early
+search that finds nothing spends its whole budget. In Trapper (a trapper landed before its card, at
 every position of six random games) 82 of 266 such boards were a step under another dealing;
 81 were found among the player's own draws, in at most 3,844 applies."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Look:
+class EarlySearch:
     """A still board that the working guess reads as a mistake (or a step under way), and what
-    an early look for another dealing needs: pure data, so the service runs it off its event
+    an early search for another dealing needs: pure data, so the service runs it off its event
     loop a scan after the board changed, not after the whole settle time."""
 
     game: Game[Any]
     state: Any
     """The table's state when asked: the answer counts only while it still is."""
-    key: tuple[int, frozenset[tuple[str, str]]]
-    """The reveals shown so far and the board."""
+    board: frozenset[tuple[str, str]]
     known: tuple[str, ...]
     reveals: tuple[Reveal, ...]
     working: Resolution
@@ -432,21 +508,26 @@ class Look:
     """The working guess reads the board as a step under way: a shorter look, no swaps
     (``UNDER_WAY_LOOK_BUDGET``)."""
 
-    def find(self, stop: Callable[[], bool] = lambda: False) -> Resolution | None:
+    def asks(self, state: Any, reveals: int, board: frozenset[tuple[str, str]]) -> bool:
+        """Is this the search for ``board`` at ``state``, with ``reveals`` secrets shown?"""
+        return self.state is state and len(self.reveals) == reveals and self.board == board
+
+    def run(self, stop: Callable[[], bool] = lambda: False) -> Resolution | None:
         """The nearest dealing under which the board is a legal step, as the search after the
         settle time would find it, if under it the board is exactly one step (None: none found,
         or several steps: wait for the settle time)."""
-        game, board = self.game, dict(self.key[1])
+        game, board = self.game, dict(self.board)
         budget = UNDER_WAY_LOOK_BUDGET if self.under_way else EARLY_LOOK_BUDGET
 
         def a_step(state: Any) -> bool:
             return not game.is_terminal(state) and bool(Successors(game, state).matching(board))
 
         for swaps in (False,) if self.under_way else (False, True):
-            found, _ = resolve(game, self.working.states[0], self.known, reveals=self.reveals,
-                               goal=a_step, working=self.working,
-                               rng=random.Random(self.seed), budget=budget,
-                               max_changes=2, changeable=self.mine, swaps=swaps, stop=stop)
+            found, _ = search_dealings(game, self.working.states[0], self.known,
+                                       reveals=self.reveals, goal=a_step, working=self.working,
+                                       rng=random.Random(self.seed), budget=budget,
+                                       max_changes=2, changeable=self.mine, swaps=swaps,
+                                       stop=stop)
             if found is not None:
                 return found if one_step(Successors(game, found.states[-1]), board) else None
             if stop():
@@ -465,68 +546,10 @@ def owners(game: Game[Any], state: Any) -> frozenset[int]:
                      if game.view(one, seat) != game.view(other, seat))
 
 
-def explain(puzzle: Puzzle, stop: Callable[[], bool] = lambda: False
-            ) -> tuple[Resolution | None, list[SearchCost]]:
-    """Is there a way of dealing under which the board is a whole step? First among the draws
-    of the player on turn (their hand is what their move shows), two changed at most; then
-    swaps of theirs with anyone's (the pile is shared); then any change of any draw: briefly
-    if the board reads as a step under way (which it may well just be), and failing a whole
-    step, a short search for any reading but a mistake (a step under way, a take-back).
-
-    A ``patient`` puzzle (a player confirmed the board): the swaps and the search of any
-    change take turns, each twice the budget of its last turn, until ``PATIENCE`` is spent or
-    one has seen every dealing it may change. ``stop``: the answer is no longer wanted."""
-    game = puzzle.game
-
-    def reading(state: Any) -> Any:
-        if game.is_terminal(state):
-            return None
-        return decide(Successors(game, state), puzzle.board, puzzle.earlier)
-
-    def whole_step(state: Any) -> bool:
-        return isinstance(reading(state), (Accept, Choose))
-
-    def no_mistake(state: Any) -> bool:
-        found = reading(state)
-        return found is not None and not isinstance(found, Discrepancy)
-
-    mine = {"goal": whole_step, "max_changes": 2, "changeable": puzzle.mine}
-    short = SEARCH_BUDGET // 8
-    searches: list[dict[str, Any]] = [{**mine, "budget": short}]
-    if puzzle.patient:  # 20k, 40k, ... 160k each: 600k in all
-        searches, budget, total = [], SEARCH_BUDGET // 4, 0
-        while total + 2 * budget <= PATIENCE:
-            searches += [{**mine, "swaps": True, "budget": budget},
-                         {"goal": whole_step, "budget": budget}]
-            total, budget = total + 2 * budget, budget * 2
-    elif puzzle.under_way:
-        searches += [{**mine, "swaps": True, "budget": short},
-                     {"goal": whole_step, "budget": short, "max_changes": 2}]
-    else:
-        searches += [{**mine, "swaps": True, "budget": SEARCH_BUDGET * 3 // 8},
-                     {"goal": whole_step, "budget": SEARCH_BUDGET * 3 // 8},
-                     {"goal": no_mistake, "budget": short, "max_changes": 1}]
-    costs: list[SearchCost] = []
-    exhausted: set[bool] = set()
-    for limits in searches:
-        swapping = "swaps" in limits
-        if stop() or (puzzle.patient and swapping in exhausted):
-            continue
-        found, cost = resolve(game, puzzle.working.states[0], puzzle.known,
-                              reveals=puzzle.reveals, working=puzzle.working,
-                              rng=random.Random(puzzle.seed), stop=stop, **limits)
-        costs.append(cost)
-        if found is not None:
-            return found, costs
-        if not cost.gave_up:
-            exhausted.add(swapping)  # it saw every dealing it may change: none will do
-    return None, costs
-
-
 def worth_patience(costs: Sequence[SearchCost]) -> bool:
     """Did a search for a whole step run out of budget before it saw every dealing it may
     change (the last, for any reading but a mistake, aside)? Then a longer one might still
     find a dealing: a player who confirms the board gets it. (The search of any change of
     any draw nearly always runs out: ``Table`` offers it only where a hand could show the
     board, never for a plain mistake.)"""
-    return any(cost.gave_up for cost in costs[:3])
+    return any(cost.gave_up for cost in costs if cost.whole_step)

@@ -28,7 +28,6 @@ from typing import Any
 from controller.compose.box_players import PREFER, BoxPlayers
 from controller.journal import Journal
 from controller.table import Table
-from controller.unresolved import explain
 from games.core.game import CHANCE, Game
 from games.core.playout import seat_names
 from games.registry import get_game
@@ -80,11 +79,11 @@ class Meter:
     def search(self) -> None:
         """The searches the table asks for, each answer judged (as ``TableService._solve``)."""
         table = self.table
-        while (puzzle := table.puzzle) is not None:
+        while (asked := table.search_asked) is not None:
             start = time.thread_time()
-            found, costs = explain(puzzle, lambda: not table.wants(puzzle))
+            found, costs = asked.run(lambda: not table.wants(asked))
             self.searches.append(time.thread_time() - start)
-            table.solve(puzzle, found, costs)
+            table.searched(asked, found, costs)
             self._judge(table.last_board)
 
 

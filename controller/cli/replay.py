@@ -8,7 +8,7 @@ from typing import Any
 
 from controller.errors import UserError
 from controller.table import RESUME_BUDGET
-from controller.unresolved import UNRESOLVED, Reveal, resolve, secrets_owed
+from controller.unresolved import UNRESOLVED, Reveal, search_dealings, secrets_owed
 from games.core.errors import IllegalAction
 from games.registry import get_game
 
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"action {index} is not a string: {action!r}")
     reveals = _reveals(record.get("reveals", []), len(actions), len(players))
     if UNRESOLVED in actions:  # draws nobody at the table saw: any dealing that fits
-        found, cost = resolve(game, state, actions, reveals=reveals, budget=RESUME_BUDGET)
+        found, cost = search_dealings(game, state, actions, reveals=reveals, budget=RESUME_BUDGET)
         if found is None:
             why = "the search gave up" if cost.gave_up else "there is none"
             raise UserError(f"no way of dealing the box explains the record's unseen draws "

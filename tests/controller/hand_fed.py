@@ -40,7 +40,7 @@ def hand_fed_trapper(tmp_path: Path) -> tuple[TableService, dict[str, str], dict
 
 @contextlib.asynccontextmanager
 async def working(service: TableService) -> AsyncIterator[None]:
-    """The service's workers (searches, early looks, the AI) running as on the Pi, while the
+    """The service's workers (searches, early searches, the AI) running as on the Pi, while the
     test feeds the tracker and judges at the times it chooses."""
     workers = asyncio.create_task(service.work())
     try:

@@ -12,7 +12,6 @@ from controller.compose.box_players import BoxPlayers
 from controller.journal import Journal
 from controller.referee import Discrepancy, NoChange, decide
 from controller.table import MAX_TAKE_BACK, Table
-from controller.unresolved import explain
 from games.core.game import CHANCE
 from games.core.playout import seat_names
 from games.registry import get_game
@@ -44,10 +43,10 @@ def test_a_tiki_mistake_is_red_without_any_search_when_only_missions_are_unseen(
     assert table.unseen > 0 and not table._unseen_limits_play()
     board = {**table.expected_board, "pad:play": played}
     searches, before = len(table.search_costs), list(table.actions)
-    assert table.early_look(board) is None
+    assert table.early_search(board) is None
     table.search_inline = False
     decision = table.observe(board)
-    assert isinstance(decision, Discrepancy) and table.puzzle is None
+    assert isinstance(decision, Discrepancy) and table.search_asked is None
     assert len(table.search_costs) == searches and table.actions == before
 
 
@@ -60,14 +59,14 @@ def test_a_change_no_step_makes_is_red_without_any_search(tmp_path) -> None:
     board = {site: piece for site, piece in table.expected_board.items() if site != "stack:1"}
     board["pad:play"] = tiki
     searches = len(table.search_costs)
-    assert table.early_look(board) is None
+    assert table.early_search(board) is None
     table.search_inline = False
-    assert isinstance(table.observe(board), Discrepancy) and table.puzzle is None
+    assert isinstance(table.observe(board), Discrepancy) and table.search_asked is None
     assert len(table.search_costs) == searches
     # the card she played laid again is a change a step makes: searched, behind the red
     assert isinstance(table.observe({**table.expected_board, "pad:play": played}),
                       Discrepancy)
-    assert table.puzzle is not None
+    assert table.search_asked is not None
 
 
 def trapper_surprise(table: Table, seeds: range = range(60)) -> tuple[BoxPlayers, str]:
@@ -99,10 +98,10 @@ def test_a_payment_only_another_dealing_explains_is_red_then_taken_when_found(
     decision = table.observe(board)
     assert isinstance(decision, Discrepancy)  # the likely verdict, at once
     assert "wrong" in table.led_roles().values() and table.actions == before
-    puzzle = table.puzzle
-    assert puzzle is not None and table.wants(puzzle)
-    found, costs = explain(puzzle, lambda: not table.wants(puzzle))
-    assert found is not None and table.solve(puzzle, found, costs)
+    search = table.search_asked
+    assert search is not None and table.wants(search)
+    found, costs = search.run(lambda: not table.wants(search))
+    assert found is not None and table.searched(search, found, costs)
     assert isinstance(table.observe(board), NoChange)
     assert table.actions[len(before)] == action
     assert table.journal.active().actions == tuple(table.history.known)
@@ -115,13 +114,13 @@ def test_a_search_stops_when_its_board_is_no_longer_on_the_table(tmp_path) -> No
     board = TRAPPER.board(TRAPPER.apply(people.state, action))
     table.search_inline = False
     table.observe(board)
-    puzzle = table.puzzle
-    assert puzzle is not None
+    search = table.search_asked
+    assert search is not None
     table.observe(table.expected_board)  # the piece lifted again
-    assert not table.wants(puzzle)
-    found, costs = explain(puzzle, lambda: not table.wants(puzzle))
+    assert not table.wants(search)
+    found, costs = search.run(lambda: not table.wants(search))
     assert found is None and sum(cost.applies for cost in costs) <= 1
-    assert table.solve(puzzle, found, costs) and puzzle.key not in table._unexplained
+    assert table.searched(search, found, costs) and search.key not in table._unexplained
 
 
 def trapper_service(tmp_path):

@@ -23,7 +23,7 @@ from controller.referee import (
     decide,
 )
 from controller.table import Table
-from controller.unresolved import UNRESOLVED, Look, Resolution
+from controller.unresolved import UNRESOLVED, EarlySearch, Resolution
 from games.core.playout import seat_names
 from games.registry import get_game
 
@@ -93,24 +93,26 @@ def paid_alone(table: Table) -> tuple[Successor, dict[str, str]] | None:
     return None
 
 
-def paid_alone_found(table: Table) -> tuple[Successor, dict[str, str], Look, Resolution] | None:
-    """``paid_alone``, if an early look finds the dealing under which its board is one step;
+def paid_alone_found(table: Table
+                     ) -> tuple[Successor, dict[str, str], EarlySearch, Resolution] | None:
+    """``paid_alone``, if an early search finds the dealing under which its board is one step;
     with that look and its answer."""
     case = paid_alone(table)
-    look = table.early_look(case[1]) if case else None
-    found = look.find() if look else None
-    return None if case is None or look is None or found is None else (*case, look, found)
+    early = table.early_search(case[1]) if case else None
+    found = early.run() if early else None
+    return None if case is None or early is None or found is None else (*case, early, found)
 
 
 def test_one_card_the_guess_gave_away_is_judged_early_and_a_pair_laid_after_it_amends(
         tmp_path, monkeypatch) -> None:
     """A second move in a turn paid with one card of the trapper's colour leaves the pad
     showing that colour, as the first payment did. If the working guess gave that player no
-    such card, the board reads as a joker pair begun; an early look finds the dealing under
+    such card, the board reads as a joker pair begun; an early search finds the dealing under
     which it is the single payment, and the move is taken then, provisionally. If the hand
     goes on to lay the pair, the joker move replaces it, under the dealing the table had
-    before the look when the look's dealing leaves no pair (both cases are met); a journal
-    that cannot record the amend leaves it to be asked again, that dealing kept with it."""
+    before the early search when the early search's dealing leaves no pair (both cases are met);
+    a journal that cannot record the amend leaves it to be asked again, that dealing kept with
+    it."""
     table, rng, met = trapper_table(tmp_path), random.Random(7), set()
 
     def full(*_: object) -> None:
@@ -120,13 +122,13 @@ def test_one_card_the_guess_gave_away_is_judged_early_and_a_pair_laid_after_it_a
         if (case := paid_alone_found(table)) is None:
             table.observe(rng.choice(table.successors.changing).board)
             continue
-        joker, board, look, found = case
-        assert look.under_way  # a shorter look, among the player's own draws
+        joker, board, early, found = case
+        assert early.under_way  # a shorter look, among the player's own draws
         single = joker.action.split(" joker ")[0]
         pair_still_legal = joker.action in GAME.legal_actions(found.states[-1])
         start, guessed = len(table.actions), list(table.history.actions)
         amended = table.amended
-        table.looked(look, found)
+        table.early_searched(early, found)
         table.observe(board, early=True)
         assert table.actions[start] == single and table.provisional.start == start
         assert table.history.actions[:start] != guessed  # under another dealing
@@ -138,7 +140,7 @@ def test_one_card_the_guess_gave_away_is_judged_early_and_a_pair_laid_after_it_a
             met.add("full")
         table.observe(joker.board)
         assert table.actions[start] == joker.action and table.amended == amended + 1
-        if not pair_still_legal:  # the dealing from before the look, as it was
+        if not pair_still_legal:  # the dealing from before the early search, as it was
             assert table.history.actions == [*guessed, joker.action]
         stored = table.journal.active()
         assert stored.actions == tuple(table.history.known)
@@ -268,7 +270,7 @@ def test_the_service_judges_one_card_the_guess_gave_away_a_scan_after_it_lands(
 
     async def the_look_answers() -> float | None:
         async with working(service):
-            service.judge_at(landed + 0.1)  # the look is asked of the worker
+            service.judge_at(landed + 0.1)  # the early search is asked of the worker
             await asyncio.wait_for(service.until_idle(), 60)
         return service.judge_at(landed + 0.1)  # then any lift still unreported
 
@@ -278,7 +280,7 @@ def test_the_service_judges_one_card_the_guess_gave_away_a_scan_after_it_lands(
     assert service.judge_at(clock[0]) is None
     service.judge()
     assert table.actions[start] == joker.action.split(" joker ")[0]
-    assert table.provisional.start == start and table.search_costs == searched  # the look's answer
+    assert table.provisional.start == start and table.search_costs == searched  # the early answer
     lay(joker.board, landed + 0.3)
     clock[0] = landed + 0.3 + 0.125
     assert service.judge_at(clock[0]) is None  # the joker move, one step from before

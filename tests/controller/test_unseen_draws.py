@@ -13,7 +13,7 @@ from controller.errors import NothingToConfirm
 from controller.journal import Journal
 from controller.referee import Discrepancy, InProgress, NoChange, SecretShown, decide
 from controller.table import Table
-from controller.unresolved import UNRESOLVED, Reveal, resolve
+from controller.unresolved import UNRESOLVED, Reveal, search_dealings
 from games.core.game import CHANCE
 from games.registry import get_game
 
@@ -96,22 +96,22 @@ def test_a_card_the_working_guess_set_aside_is_still_a_legal_play(tmp_path) -> N
     table = new_table(tmp_path)
     people = BoxPlayers(table, ["anna", "ben"])
     seat, surprise = play_until_the_guess_lacks_a_card(table, people)
-    # the early look the service takes off its loop a scan after the card lands: a step under
+    # the early search the service takes off its loop a scan after the card lands: a step under
     # another dealing, though none under the working guess
     shown = people.game.board(people.game.apply(people.state, surprise[0]))
     assert not table.successors.matching(shown)
     working = list(table.history.actions)
-    look = table.early_look(shown)
-    assert look is not None and not table.a_step_if_dealt_otherwise(shown)  # not looked yet
-    assert not look.under_way  # a mistake under the guess: the whole look, swaps too
-    table.looked(look, look.find())
-    assert table.a_step_if_dealt_otherwise(shown) and table.history.actions == working
-    assert table.early_look(shown) is None  # once per board
+    early = table.early_search(shown)
+    assert early is not None and not table.early_search_found(shown)  # not looked yet
+    assert not early.under_way  # a mistake under the guess: the whole look, swaps too
+    table.early_searched(early, early.run())
+    assert table.early_search_found(shown) and table.history.actions == working
+    assert table.early_search(shown) is None  # once per board
     lifted = {site: piece for site, piece in table.expected_board.items() if site != "stack:1"}
     assert isinstance(decide(table.successors, lifted), InProgress)
-    assert table.early_look(lifted) is None  # only lifted, a step under way: once settled
+    assert table.early_search(lifted) is None  # only lifted, a step under way: once settled
     searches = len(table.search_costs)
-    people.step(surprise[0])  # judged: the look's dealing is taken, no search again
+    people.step(surprise[0])  # judged: the early search's dealing is taken, no search again
     assert table.actions[-1] == surprise[0] and len(table.search_costs) == searches
     assert surprise[0].split()[0] in table.states[-2].hands[seat]
 
@@ -150,8 +150,8 @@ def test_a_card_no_hand_can_hold_is_refused_with_the_reason(tmp_path) -> None:
     while people.game.actor(people.state) != 0:
         people.step()
     before = list(table.actions)
-    look = table.early_look({**table.expected_board, "pad:play": played})
-    assert look is not None and look.find() is None
+    early = table.early_search({**table.expected_board, "pad:play": played})
+    assert early is not None and early.run() is None
     decision = table.observe({**table.expected_board, "pad:play": played})
     assert isinstance(decision, Discrepancy) and decision.wrong[0].site == "pad:play"
     assert table.actions == before and table.search_costs
@@ -278,11 +278,11 @@ def test_resolve_finds_a_dealing_for_a_reveal_and_refuses_an_impossible_one() ->
         states.append(TIKI.apply(states[-1], action))
     steps = [actions[0]] + [UNRESOLVED] * (len(actions) - 1)
     mission = TIKI.revealed_pieces(states[-1], 1)
-    found, cost = resolve(TIKI, state, steps, reveals=[Reveal(len(steps), 1, mission)])
+    found, cost = search_dealings(TIKI, state, steps, reveals=[Reveal(len(steps), 1, mission)])
     assert found is not None and TIKI.revealed_pieces(found.states[-1], 1) == mission
     assert cost.applies < 200
     both = [Reveal(len(steps), 0, mission), Reveal(len(steps), 1, mission)]  # one card, twice
-    found, cost = resolve(TIKI, state, steps, reveals=both)
+    found, cost = search_dealings(TIKI, state, steps, reveals=both)
     assert found is None and not cost.gave_up
 
 
@@ -476,7 +476,7 @@ def test_the_ai_answers_a_hint_from_sampled_worlds_with_a_legal_move(tmp_path) -
 def test_the_service_looks_early_off_its_loop_and_judges_when_the_look_answers(
         tmp_path) -> None:
     """A card the working guess set aside lands on the pad: a scan later the service starts
-    the early look in a thread (the hubs are read on meanwhile), and when it answers the board
+    the early search in a thread (the hubs are read on meanwhile), and when it answers the board
     is judged at once with the dealing it found, long before the settle time."""
     from gpiozero.pins.mock import MockFactory
 
@@ -515,11 +515,11 @@ def test_the_service_looks_early_off_its_loop_and_judges_when_the_look_answers(
 
     async def a_scan_later() -> float | None:
         async with working(service):
-            wake = service.judge_at(10.125)  # not one step under the guess: the look starts
+            wake = service.judge_at(10.125)  # not one step under the guess: the early search starts
             assert wake == pytest.approx(10.0 + profile.settle_ms / 1000)
-            assert service._looking is not None and service.judging is False
-            await asyncio.wait_for(service._retimed.wait(), 10)  # the look answered
-            assert service._looking is None
+            assert service._early is not None and service.judging is False
+            await asyncio.wait_for(service._retimed.wait(), 10)  # the early search answered
+            assert service._early is None
         return service.judge_at(10.125)
 
     assert asyncio.run(a_scan_later()) is None  # judged at once now
