@@ -22,7 +22,7 @@ from typing import Any
 
 from games.core.art import art_json
 from games.core.errors import BadSetup
-from games.core.game import Sentence, pile_begins, pile_pieces
+from games.core.game import Sentence
 from games.core.translation import LANGUAGES, Catalogue, supported
 from hardware.buttons import ButtonEvent, ButtonPanel
 from hardware.link import HubLink, HubNotConnected, LinkDown, LinkUp
@@ -45,8 +45,9 @@ from .errors import AiUnavailable, NothingToConfirm
 from .health import HardwareHealth
 from .hubs import MODEL_MARGIN, Hub
 from .journal import JournalError
+from .judgement import Judgement
 from .language import catalogue
-from .referee import Choose, NoChange, NotRecorded, Successors, changed_sites, one_step
+from .referee import NotRecorded, Successors, changed_sites
 from .seats import SeatRecord
 from .table import Table
 from .tracker import Tracker
@@ -130,6 +131,8 @@ class TableService:
         self.tracker = Tracker(profile.readers, piece_of, profile.settle_ms / 1000, piles)
         self.timing = profile.timing
         """The judgement's waits, from the profile (``[timing]``): read where they apply."""
+        self.judgement = Judgement(table, self.tracker, blind=lambda: bool(self.blind_sites),
+                                   search_early=self._search_early)
         self.health = HardwareHealth(profile.readers)
         self.wait_for_lifts = True
         """After an arrival, wait until a lift could have been reported (off: benchmarks)."""
@@ -147,10 +150,6 @@ class TableService:
         """Work asked of the loop's workers (``_work``). The table's path only sets these, in or
         out of a loop: the workers, started by ``run``, do the work. There is one way to run:
         a caller outside the loop (a test, a tool) runs the service's loop to see it done."""
-        self.adaptive = True
-        """Judge a board showing exactly one legal step a scan after it changed, before the
-        settle time (off: always the full settle time). A step taken so stays provisional
-        until the settle time has passed without a change (``Table.provisional``)."""
         self.watch_hubs = True
         """Tell the hubs what to watch (off: the simulator's ideal table, whose scans are
         short anyway: every reader every scan, as before protocol 4)."""
@@ -352,59 +351,6 @@ class TableService:
             self._changed.set()
             self.publish()
 
-    def _wanted_boards(self) -> list[dict[str, str]]:
-        """The board now and after each legal step: what the table may show next."""
-        successors = self.table.successors
-        return [successors.board, *(s.board for s in successors.changing)]
-
-    def _place_shared(self, now: float | None = None) -> None:
-        """A tag heard on two sites lies where a hand just laid it if that makes the board
-        exactly one legal step (a piece moved: its old site has not missed it yet); otherwise
-        (lying across two fields' edge) where the position or a legal step wants it, if on one
-        of them; otherwise where it was first heard."""
-        if not self.table.started:
-            return
-        shared = self.tracker.shared
-        if not shared:
-            return
-        now = self.clock() if now is None else now
-        moved = {uid: site for uid, sites in shared.items()
-                 if (site := self.tracker.moved_to(uid, now)) in sites}
-        if moved:
-            for uid, site in moved.items():
-                self.tracker.place(uid, site)
-            board = self.table.board_to_judge(self.tracker.board)
-            if len(self.table.successors.matching(board)) == 1:
-                return
-        wanted = self._wanted_boards()
-        for uid, sites in shared.items():
-            self.tracker.place(uid, sites[0])
-            piece = self.tracker.piece_of(uid)
-            for site in sites:
-                if piece is not None and any(piece in pile_pieces(board.get(site) or "")
-                                             for board in wanted):
-                    self.tracker.place(uid, site)
-                    break
-
-    def _order_piles(self) -> None:
-        """Stones laid on a tower within one scan arrive in no known order: take the order
-        the position or a legal step wants (the whole pile, or the bottom of it), if one
-        does; otherwise the arrival order stands and the referee judges that."""
-        if not self.table.started:
-            return
-        wanted = self._wanted_boards()
-        for site in self.tracker.piles:
-            orders = self.tracker.pile_orders(site)
-            if len(orders) < 2:
-                continue
-            for order in orders:
-                value = self.tracker.pile_board(site, order)
-                if value is not None and any(
-                        board.get(site) == value or pile_begins(board.get(site) or "", value)
-                        for board in wanted):
-                    self.tracker.reorder(site, order)
-                    break
-
     def _note_hello(self, hub: Hub, hello: Hello) -> None:
         """A new or rebooted hub: its miss limit, and its scan period from the model until
         its heartbeats measure it."""
@@ -476,49 +422,9 @@ class TableService:
             self.judge()
 
     def judge_at(self, now: float) -> float | None:
-        """None if the board is to be judged now, else when to look again: once settled; or
-        a scan after the last change if the board shows exactly one legal step, as soon as
-        no lift still unreported could make it another."""
-        tracker = self.tracker
-        self.table.close_provisional(tracker.last_change)
-        if tracker.settled(now):
-            return None
-        if self.adaptive and self._agrees_again():
-            return None  # a wrong piece lifted: cleared by the scan that shows it
-        still, quick = tracker.still_at(), tracker.quick_at()
-        if self.adaptive and now >= still and self._one_step(now) and (
-                now >= quick or not self._a_lift_could_change_it()):
-            return None
-        if self.adaptive and now < still:
-            return still
-        return quick if self.adaptive and now < quick else tracker.settles_at()
-
-    def _agrees_again(self) -> bool:
-        """Does the board show the game's position again while the table still says it is
-        wrong (or a step is under way, or a take-back is offered)? Judging it then can only
-        clear that: a hand going on is judged anew."""
-        table = self.table
-        if not table.started or self.blind_sites or isinstance(table.decision, NoChange | Choose):
-            return False
-        return table.board_to_judge(self.tracker.board) == table.expected_board
-
-    def _one_step(self, now: float) -> bool:
-        """The observed board is exactly one legal step's result (``referee.one_step``), or
-        one from the position before a provisional step (the hand went on); or, if it is no
-        step under the working guess, one under another dealing of the unseen draws (a card
-        the working guess had set aside)."""
-        if not self.table.started or self.blind_sites:
-            return False
-        self._place_shared(now)
-        self._order_piles()
-        board = self.table.board_to_judge(self.tracker.board)
-        successors = self.table.successors
-        if successors.matching(board):  # a step under the working guess: no look for others
-            return one_step(successors, board)
-        if self.table.amends_to(board):  # the hand went on from a step judged early
-            return now >= self.tracker.quick_at()
-        self._search_early(board)
-        return self.table.early_search_found(board)
+        """None if the board is to be judged now, else when to look again
+        (``Judgement.wake_at``)."""
+        return self.judgement.wake_at(now)
 
     def _search_early(self, board: Mapping[str, str]) -> None:
         """Look off the loop for another dealing of the unseen draws under which the still
@@ -558,14 +464,6 @@ class TableService:
             table.early_searched(early, found)
             self._retimed.set()
 
-    def _a_lift_could_change_it(self) -> bool:
-        """Could a lift made but not yet reported turn the observed board into another legal
-        step? (A piece moved: its new place is seen at once, its old one only after its
-        reader's next misses, and meanwhile the board may read as a new piece laid.) Only then
-        is the lift waited for before judging early."""
-        return self.tracker.lifts_could_show(
-            successor.board for successor in self.table.successors.changing)
-
     def judge(self) -> None:
         """Let the table judge the observed board now, then relight and publish. While a hub
         is down nothing is judged: a move into its region would look, from the rest of the
@@ -575,13 +473,8 @@ class TableService:
             self.relight()
             self.publish()
             return
-        self._place_shared()
-        self._order_piles()
         self._early = None  # judged: an early search still running is of no use any more
-        tracker = self.tracker
-        self.table.close_provisional(tracker.last_change)
-        self.table.observe(tracker.board, early=self.adaptive and not tracker.settled(self.clock()),
-                           window=(tracker.last_change, tracker.settles_at()))
+        self.judgement.judge(self.clock())
         self._judged.set()
         if self.table.started and self.table.game.is_terminal(self.table.state) and (
             self.table.score_known and (len(self.table.actions), True) != before
