@@ -5,6 +5,8 @@ docs/architecture.md."""
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 from controller.journal import Journal
 from controller.judgement import Judgement
@@ -96,3 +98,21 @@ def test_a_blind_region_judges_nothing_early(tmp_path) -> None:
     lay(tracker, reader_of, built(), 10.0)
     assert blind.wake_at(10.0 + SCAN) == 10.0 + SETTLE  # one step, but a hub is down
     assert judgement.wake_at(10.0 + SCAN) is None
+
+
+def test_every_test_the_state_diagram_names_exists() -> None:
+    """docs/architecture.md names, on each arrow it can, the test that walks it: a test
+    renamed or removed must not leave the diagram pointing at nothing."""
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "docs" / "architecture.md").read_text(encoding="utf-8")
+    diagram = text.split("```mermaid", 1)[1].split("```", 1)[0]
+    named = [part.strip() for found in re.findall(r"\(([^()]*\btest_\w+[^()]*)\)", diagram)
+             for part in found.split(";")]
+    assert len(named) >= 20
+    for name in named:
+        folder = "e2e" if name.startswith("e2e ") else "controller"
+        module, _, fragment = name.removeprefix("e2e ").partition(", ")
+        path = root / "tests" / folder / f"{module}.py"
+        assert path.exists(), f"{name}: no {path}"
+        tests = re.findall(r"^(?:async )?def (test_\w+)", path.read_text(encoding="utf-8"), re.M)
+        assert any(fragment in test for test in tests), f"{name}: no such test in {path.name}"
