@@ -136,7 +136,6 @@ class TableService:
         self.health = HardwareHealth(profile.readers)
         self.wait_for_lifts = True
         """After an arrival, wait until a lift could have been reported (off: benchmarks)."""
-        table.search_inline = False  # long searches run off the loop (_consider)
         self._searching: Search | None = None
         self._stopped = False
         """The service has stopped: a search still running in its thread stops too."""

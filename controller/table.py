@@ -136,11 +136,10 @@ class Table:
         anew (a take-back must not let anyone re-draw a mission they dislike)."""
         self._hidden: tuple[Any, frozenset[str]] | None = None
         self._public_legal: tuple[Any, list[str] | None] | None = None
-        self.search_inline = True
-        """Search for another dealing inside ``observe``; the service sets False and runs the
-        search off its event loop (``search_asked``, then ``searched``)."""
         self.search_asked: Search | None = None
-        """A board waiting for a search (when not inline)."""
+        """A board waiting for a search for another dealing: ``observe`` never runs one. The
+        service's worker runs it off the loop and hands the answer to ``searched``; a caller
+        on one thread runs it with ``search_now``."""
         self._insist: dict[Seen, Search] = {}
         """The boards the searches gave up on at this position (not ones they proved wrong):
         confirm asks for a patient search while one lies on the table, the player vouching
@@ -355,7 +354,10 @@ class Table:
                 dealt_before = self._dealing_to(before)
                 self.searched(search, answer, ())  # the early search found it: no search again
                 decision, search = self._judge(board), None
-            decision = self._asked(board, decision, search)
+            self.search_asked = search  # the likely verdict stands while it runs
+            if type(decision) is Discrepancy and self._here in self._insist and (
+                    self._patient is None):
+                decision = dataclasses.replace(decision, why=CONFIRM_TO_LOOK_FURTHER)
         except JournalError as error:  # the journal is written first: nothing has moved on
             decision, shown = self._not_recorded(board, error), None
             if amendable is not None and len(self.actions) > amendable.start:
@@ -375,20 +377,6 @@ class Table:
         elif len(self.actions) == before and isinstance(decision, NoChange) and (
                 amendable is not None and amendable.start < before):  # the step as it was
             self.provisional = amendable  # (a fidget)
-
-    def _asked(self, board: Mapping[str, str], decision: Decision,
-               search: Search | None) -> Decision:
-        """The decision once ``search`` is run (inline) or asked of the service (the
-        likely verdict stands meanwhile; a dealing found withdraws it: ``searched``)."""
-        if search is not None and self.search_inline:
-            if self.searched(search, *search.run()):
-                decision = self._judge(board)  # an unseen draw dealt otherwise explains it
-        elif search is not None:
-            self.search_asked = search
-        if type(decision) is Discrepancy and self._here in self._insist and (
-                self._patient is None):
-            decision = dataclasses.replace(decision, why=CONFIRM_TO_LOOK_FURTHER)
-        return decision
 
     def close_provisional(self, last_change: float) -> None:
         """The step judged early stands if the board was still for the settle time before it
@@ -617,6 +605,16 @@ class Table:
         if search.patient and not stopped:
             self._patient = None
         return True
+
+    def search_now(self) -> None:
+        """Run the search the last judgement asked, here, and judge the board again with its
+        answer: what the service's worker does off its loop, on one thread (the box players
+        of the benches and the club's quick tables, tests)."""
+        for _ in range(8):  # a search answered is not asked again: two or three at most
+            search = self.search_asked
+            if search is None or not self.searched(search, *search.run()):
+                return
+            self.observe(self.last_board)
 
     def _a_hand_could_show(self, board: Mapping[str, str]) -> bool:
         """Could some hand make ``board`` a step? A cheap filter before any search: each
@@ -863,7 +861,7 @@ class Table:
         if self.may_look_further:  # before a silent action: the board shows a step
             assert self._here is not None
             self._patient = dataclasses.replace(self._insist[self._here], patient=True)
-            self.observe(self.last_board)  # inline: searched here; else by the service
+            self.observe(self.last_board)  # asks the patient search
             return LOOKING_FURTHER
         silent = self.successors.silent if self.started else []
         if len(silent) == 1 and not self.successors.chance:

@@ -54,11 +54,10 @@ def calibration() -> dict[str, float]:
 
 
 class Meter:
-    """Shows a ``Table`` (which does not search inline) boards as the service does, timing
-    every judgement, and runs the searches it asks for after it, timing them apart."""
+    """Shows a ``Table`` boards as the service does, timing every judgement, and runs the
+    searches it asks for after it, timing them apart."""
 
     def __init__(self, table: Table) -> None:
-        table.search_inline = False
         self.table = table
         self.judgements: list[float] = []
         self.searches: list[float] = []
@@ -77,7 +76,7 @@ class Meter:
         self.judgements.append(time.thread_time() - start)
 
     def search(self) -> None:
-        """The searches the table asks for, each answer judged (as ``TableService._solve``)."""
+        """The searches the table asks for, each answer judged (as ``TableService._run_search``)."""
         table = self.table
         while (asked := table.search_asked) is not None:
             start = time.thread_time()

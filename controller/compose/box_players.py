@@ -25,15 +25,16 @@ class BoxPlayers:
     def __init__(self, table: Table, players: list[str], options: dict[str, str] | None = None,
                  seed: int = 0, prefer: Callable[[str], bool] = lambda action: False,
                  observe: Callable[[dict[str, str]], Any] | None = None,
-                 searched: Callable[[], Any] = lambda: None,
+                 searched: Callable[[], Any] | None = None,
                  start: Callable[[list[str], dict[str, str] | None], Any] | None = None
                  ) -> None:
         self.table, self.game = table, table.game
         self._observe = observe
         """How the table is shown a board, if not by ``table.observe`` (``bench pi-budget``
         times it)."""
-        self.searched = searched
-        """Called after a confirm: a table that searches off its own path searches now."""
+        self.searched = searched or (lambda: self.table.search_now())
+        """Called after each board they lay and after a confirm: the search the table asked
+        runs (``Table.search_now`` unless a bench times it)."""
         self.state = self.game.initial(players, options)
         self.rng, self.prefer = random.Random(seed), prefer
         self.actions: list[str] = []
@@ -41,7 +42,9 @@ class BoxPlayers:
         (start or table.new_game)(players, options)  # a service's new_game: its sweep too
 
     def observe(self, board: dict[str, str]) -> Any:
-        return (self._observe or self.table.observe)(board)
+        (self._observe or self.table.observe)(board)
+        self.searched()
+        return self.table.decision
 
     def choose(self) -> str:
         """What they do next: a draw from the box, or a legal move."""

@@ -49,26 +49,22 @@ def lay_steps(service: TableService, players: Sequence[str], seed: int) -> Itera
     """A quick table's players: they deal from the box (``BoxPlayers``), start a game and lay
     each step's board on the referee as an ideal radio would report it (no hub, no timing:
     the fastest a table can go), confirming or choosing what the board cannot tell and
-    showing their secrets when the score asks. No service loop runs a quick table, so its
-    searches for their dealing run on the spot. Yields each action once the table has it; a
-    step it does not take ends the game with the reason (a club bench that waited for that
-    game's result would wait for ever)."""
+    showing their secrets when the score asks. No service loop runs a quick table, so the
+    searches its table asks run on the spot (``Table.search_now``). Yields each action once
+    the table has it; a step it does not take ends the game with the reason (a club bench
+    that waited for that game's result would wait for ever)."""
     table = service.table
-    table.search_inline = True
-    try:
-        people = BoxPlayers(table, list(players), seed=seed,
-                            prefer=PREFER.get(table.game.id, lambda action: False),
-                            start=lambda names, options: service.new_game(names, options))
-        while not table.game.is_terminal(people.state):
-            action = people.step()
-            people.show()
-            if len(table.actions) < len(people.actions):
-                raise RuntimeError(f"the referee did not take step {len(people.actions)} "
-                                   f"{action!r}: {type(table.decision).__name__}")
-            yield action
+    people = BoxPlayers(table, list(players), seed=seed,
+                        prefer=PREFER.get(table.game.id, lambda action: False),
+                        start=lambda names, options: service.new_game(names, options))
+    while not table.game.is_terminal(people.state):
+        action = people.step()
         people.show()
-    finally:
-        table.search_inline = False  # as the service has it
+        if len(table.actions) < len(people.actions):
+            raise RuntimeError(f"the referee did not take step {len(people.actions)} "
+                               f"{action!r}: {type(table.decision).__name__}")
+        yield action
+    people.show()
 
 
 def quick_service(game_id: str, data: Path, seed: int) -> TableService:

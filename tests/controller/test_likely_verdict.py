@@ -44,7 +44,6 @@ def test_a_tiki_mistake_is_red_without_any_search_when_only_missions_are_unseen(
     board = {**table.expected_board, "pad:play": played}
     searches, before = len(table.search_costs), list(table.actions)
     assert table.early_search(board) is None
-    table.search_inline = False
     decision = table.observe(board)
     assert isinstance(decision, Discrepancy) and table.search_asked is None
     assert len(table.search_costs) == searches and table.actions == before
@@ -60,7 +59,6 @@ def test_a_change_no_step_makes_is_red_without_any_search(tmp_path) -> None:
     board["pad:play"] = tiki
     searches = len(table.search_costs)
     assert table.early_search(board) is None
-    table.search_inline = False
     assert isinstance(table.observe(board), Discrepancy) and table.search_asked is None
     assert len(table.search_costs) == searches
     # the card she played laid again is a change a step makes: searched, behind the red
@@ -74,7 +72,6 @@ def trapper_surprise(table: Table, seeds: range = range(60)) -> tuple[BoxPlayers
     guess reads as a mistake (a card it gave another hand): the players and that move."""
     for seed in seeds:
         people = BoxPlayers(table, seat_names(3), seed=seed)
-        table.search_inline = True  # the searches along the way, as before
         while not TRAPPER.is_terminal(people.state):
             state = people.state
             if TRAPPER.actor(state) != CHANCE:
@@ -94,7 +91,6 @@ def test_a_payment_only_another_dealing_explains_is_red_then_taken_when_found(
     people, action = trapper_surprise(table)
     board = TRAPPER.board(TRAPPER.apply(people.state, action))
     before = list(table.actions)
-    table.search_inline = False
     decision = table.observe(board)
     assert isinstance(decision, Discrepancy)  # the likely verdict, at once
     assert "wrong" in table.led_roles().values() and table.actions == before
@@ -112,7 +108,6 @@ def test_a_search_stops_when_its_board_is_no_longer_on_the_table(tmp_path) -> No
     table = Table(TRAPPER, Journal(tmp_path / "journal.sqlite3"), random.Random(1))
     people, action = trapper_surprise(table)
     board = TRAPPER.board(TRAPPER.apply(people.state, action))
-    table.search_inline = False
     table.observe(board)
     search = table.search_asked
     assert search is not None
@@ -142,7 +137,6 @@ def test_the_service_lights_red_at_once_and_takes_the_step_when_the_search_finds
     service, lay, clock = trapper_service(tmp_path)
     table = service.table
     people, action = trapper_surprise(table)
-    table.search_inline = False
     board = TRAPPER.board(TRAPPER.apply(people.state, action))
     before = list(table.actions)
 

@@ -154,6 +154,9 @@ def test_a_card_no_hand_can_hold_is_refused_with_the_reason(tmp_path) -> None:
     assert early is not None and early.run() is None
     decision = table.observe({**table.expected_board, "pad:play": played})
     assert isinstance(decision, Discrepancy) and decision.wrong[0].site == "pad:play"
+    assert table.search_asked is not None  # the likely verdict first, the search asked
+    table.search_now()
+    assert isinstance(table.decision, Discrepancy) and table.decision.wrong[0].site == "pad:play"
     assert table.actions == before and table.search_costs
 
 
@@ -372,15 +375,19 @@ def test_confirm_has_the_table_look_further_for_a_payment_the_first_searches_gav
     assert action in game.legal_actions(people.state)
     after = game.apply(people.state, action)
     table.observe(game.board(after))
+    table.search_now()
     assert isinstance(table.decision, Discrepancy) and table.may_look_further
     assert "press confirm and the table looks further" in table.decision.message
     assert len(table.actions) == 145
     passing = {site: piece for site, piece in game.board(after).items() if site != "pad:play:2"}
     table.observe(passing)  # a hand passes over a card: another board
+    table.search_now()
     table.observe(game.board(after))  # back as it was: refused again, the offer is back
+    table.search_now()
     assert isinstance(table.decision, Discrepancy)
     assert table.may_look_further
     assert "looks further" in str(table.confirm())
+    table.search_now()  # the patient search the confirm asked
     assert len(table.actions) == 146 and table.actions[-1] == action
     assert not table.may_look_further
     with pytest.raises(NothingToConfirm):
@@ -402,6 +409,7 @@ def test_a_possible_card_that_restores_an_earlier_board_is_a_move_not_a_take_bac
     for action in played:
         state = TIKI.apply(state, action)
         table.observe(TIKI.board(state))
+        table.search_now()
     assert table.actions[-1] == "up1 kapu" and len(table.actions) == len(played)
     assert isinstance(table.decision, NoChange)
 
