@@ -241,15 +241,20 @@ class Table:
         self._open_seats()
         self.book.reset(ai)
         self.history.start(state)
-        self.decision = NoChange()
-        self._successors = None
+        self._left_the_position()
         self.reveals, self.service_draws = [], 0
-        self._unexplained.clear()
-        self._insist, self._patient = {}, None
-        self._on_pad, self._pending, self._shown_choice = None, None, None
+        self._on_pad, self._shown_choice = None, None
         self._dealt = {}
         self._owners, self._made = [], None
-        self.provisional, self._before_provisional = None, []
+
+    def _left_the_position(self) -> None:
+        """A step taken or taken back, or a game begun or ended: what was judged at the old
+        position goes. (The caches of what a position allows, ``_successors`` and the like,
+        are kept with the state they were made for and renew when it is another.)"""
+        self._unexplained.clear()
+        self._insist, self._patient = {}, None
+        self.provisional = None
+        self.decision = NoChange()
 
     @property
     def states(self) -> list[Any]:
@@ -487,9 +492,7 @@ class Table:
             self.journal.keep_guesses(self.game_id, [
                 guess if known == UNRESOLVED else None
                 for guess, known in zip(found.actions, self.history.known, strict=True)])
-            self.history.rebase(found.actions, found.states)
-            self._successors = self._restricted = None
-            self._legal_sites = self._pending = None
+            self.history.rebase(found.actions, found.states)  # new states: caches renew
 
     def _search_for(self, board: Mapping[str, str], decision: Decision) -> Search | None:
         """What the table cannot explain now, if a search might: only with unseen draws, and
@@ -833,11 +836,7 @@ class Table:
 
     def _advance(self, action: str, state: Any, known: str | None = None) -> None:
         self.history.push(action, state, known)
-        self.provisional = None
-        self._successors = None
-        self._unexplained.clear()
-        self._insist, self._patient = {}, None
-        self.decision = NoChange()
+        self._left_the_position()
 
     def _draw_hidden_chance(self) -> None:
         """A draw the table cannot see: the digital dealer draws it here (shown only on the
@@ -909,12 +908,7 @@ class Table:
         del self._owners[first:]
         self.history.drop(actions)
         self.reveals = [reveal for reveal in self.reveals if reveal.step < len(self.actions)]
-        self._successors = None
-        self._pending = None
-        self._unexplained.clear()
-        self._insist, self._patient = {}, None
-        self.provisional = None
-        self.decision = NoChange()
+        self._left_the_position()
 
     def _public(self, action: str, index: int | None = None) -> str:
         """Action ``index`` (by default: one from the current state) as everyone may read it."""
@@ -1113,10 +1107,7 @@ class Table:
         self.log("game", Sentence("game aborted"))
         self.history.clear()
         self.game_id = None
-        self.decision = NoChange()
-        self._successors = None
-        self._insist, self._patient = {}, None
-        self.provisional, self._before_provisional = None, []
+        self._left_the_position()
 
     def rematch_setup(self) -> tuple[list[str], dict[str, str], dict[str, int], Dealer]:
         """The last game's players, options, AI seats (name to strength) and dealer, for a
