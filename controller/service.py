@@ -715,7 +715,9 @@ class TableService:
         return [report.GameInfo(id=game.id, name=game.name, min_players=game.min_players,
                                 max_players=game.max_players,
                                 options={spec.name: list(spec.choices) for spec in game.options},
-                                labels=labels)]
+                                labels=labels,
+                                help={spec.name: texts.gettext(spec.help)
+                                      for spec in game.options})]
 
     # -- lights -------------------------------------------------------------------------------
     def relight(self) -> None:

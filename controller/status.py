@@ -429,6 +429,9 @@ class GameInfo(Model):
     """Each option's name and choice (the ids ``options`` holds; an option's name and one of
     its choices may be the same word only if they mean the same) as the reader's language
     says it, for the page's form (the ids are what a new game is sent)."""
+    help: dict[str, str] = Field(default_factory=dict)
+    """What each option's choices mean, in the reader's language (its msgid is the game's
+    English ``OptionSpec.help``)."""
 
 
 class Done(Model):

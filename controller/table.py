@@ -705,7 +705,7 @@ class Table:
             return board, None
         pieces = tuple(sorted(pile_pieces(laid)))
         rest = {s: piece for s, piece in board.items() if s != site}
-        if self._on_pad is not None and within(pieces, self._on_pad):
+        if site in self._taken_in(board):
             # shown and recorded: waiting for them to be taken off
             return rest, SecretShown(self.reveals[-1].seat, pieces, complete=True)
         pending = self.pending_reveals()
@@ -744,7 +744,7 @@ class Table:
             self._shown_choice = None
             return board
         rest = {s: piece for s, piece in board.items() if s != site}
-        if laid == self._shown_choice:
+        if site in self._taken_in(board):
             return rest  # chosen: waiting for it to be taken off
         action = self.game.choice_pieces(self.state).get(laid)
         chosen = next((s for s in self._silent_choices() if s.action == action), None)
@@ -763,19 +763,25 @@ class Table:
         return [] if successors.chance or successors.changing else list(successors.silent)
 
     def board_to_judge(self, board: Mapping[str, str]) -> Mapping[str, str]:
-        """``board`` without the pieces the table waits to see taken off, changing nothing:
-        secrets shown and recorded on the reveal site, the piece that made a choice."""
-        expected, left_out = self.expected_board, set()
+        """``board`` without the pieces the table waits to see taken off, changing nothing."""
+        taken_in = self._taken_in(board)
+        return {s: piece for s, piece in board.items() if s not in taken_in}
+
+    def _taken_in(self, board: Mapping[str, str]) -> set[str]:
+        """The pads whose pieces the table has taken in and waits to see taken off: secrets
+        shown and recorded on the reveal site, the piece that made a choice on the choice
+        site (the one rule for ``board_to_judge``, ``_secrets_laid`` and ``_choice_shown``)."""
+        expected, taken_in = self.expected_board, set()
         site = self.game.reveal_site
         laid = board.get(site) if site is not None else None
         if laid is not None and self._on_pad is not None and expected.get(site) is None and (
                 within(tuple(sorted(pile_pieces(laid))), self._on_pad)):
-            left_out.add(site)
+            taken_in.add(site)
         site = self.game.choice_site
         laid = board.get(site) if site is not None else None
         if laid is not None and laid == self._shown_choice and expected.get(site) is None:
-            left_out.add(site)
-        return {s: piece for s, piece in board.items() if s not in left_out}
+            taken_in.add(site)
+        return taken_in
 
     def _unseen_choice(self) -> Decision:
         """A player's decision the table cannot see (every legal action leaves the board as it

@@ -202,13 +202,13 @@ def data_words() -> set[str]:
 
 
 def option_words() -> dict[Path, set[str]]:
-    """Each game's options' names and choices as the new-game form looks them up
-    (``controller.service.option_msgids``), by the game's locale folder."""
+    """Each game's options' names, choices and help as the new-game form looks them up
+    (``controller.service.option_msgids``, ``OptionSpec.help``), by the game's locale folder."""
     words: dict[Path, set[str]] = defaultdict(set)
     for game in all_games():
         for spec in game.options:
             words[package_locale(type(game).__module__)].update(
-                option_msgids(spec.name, spec.choices).values())
+                option_msgids(spec.name, spec.choices).values(), {spec.help})
     return words
 
 

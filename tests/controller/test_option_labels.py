@@ -35,3 +35,6 @@ def test_the_form_gets_the_ids_and_their_names(tmp_path) -> None:
                                                       "may")}
     assert german.labels["take"] == "Plättchen nehmen" and german.labels["may"] == "darf"
     assert german.labels["on"] == "an"
+    assert english.help["take"].startswith("must: after placing a visitor the player takes")
+    assert german.help["take"].startswith("muss: nach dem Setzen eines Besuchers nimmt")
+    assert set(german.help) == {"draft", "take"}

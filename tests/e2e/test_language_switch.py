@@ -49,6 +49,10 @@ def test_the_switch_changes_texts_and_the_live_status(browser, table) -> None:
     assert heading.count() == 1
     page.wait_for_function(f"document.body.innerText.includes({json.dumps(german.text(step))})")
     assert page.evaluate("t('game aborted')") == "Spiel abgebrochen"
+    edition = next(spec for spec in game.options if spec.name == "edition")
+    assert german.gettext(edition.help) != edition.help  # the form explains it in German
+    page.wait_for_function("document.getElementById('options').textContent.includes("
+                           f"{json.dumps(german.gettext(edition.help))})")
     assert not english_shown(page.inner_text("body"), german.messages())
 
     page.locator("select.language-switch").first.select_option("en")
