@@ -147,8 +147,8 @@ class TableService:
         self._early_started: EarlySearch | None = None
         self._due = {work: asyncio.Event() for work in ("search", "early search", "think", "watch")}
         """Work asked of the loop's workers (``_work``). The table's path only sets these, in or
-        out of a loop: the workers, started by ``run``, do the work. There is one way to run:
-        a caller outside the loop (a test, a tool) runs the service's loop to see it done."""
+        out of a loop; the workers (``work``, which ``run`` runs) do the work. There is one way
+        to run: a caller outside the loop (a test, a tool) runs ``work`` to see it done."""
         self.watch_hubs = True
         """Tell the hubs what to watch (off: the simulator's ideal table, whose scans are
         short anyway: every reader every scan, as before protocol 4)."""
@@ -156,6 +156,7 @@ class TableService:
         """The sites the legal steps of a position change (made once per position)."""
         self._watches_due: set[str] = set()
         """Hubs whose watch changed since it was last sent."""
+        self._watch_tasks: set[asyncio.Task[None]] = set()
         self._judged = asyncio.Event()
         """Set whenever the board was judged (a search waiting for a still board looks)."""
         self._retimed = asyncio.Event()
@@ -258,6 +259,7 @@ class TableService:
         while any(due.is_set() for due in self._due.values()) or (
                 self._searching is not None or self.table.search_asked is not None
                 or self._early is not None or self.thinking is not None):
+            self._ask_search()  # one the table asked outside ``judge`` (a test's own observe)
             await asyncio.sleep(0.005)
 
     @property
@@ -494,7 +496,11 @@ class TableService:
         search = self.table.search_asked
         if search is not None and self._searching is None:  # one search at a time: when it
             self._searching = search  # ends, the board is judged (and asked) again
-            await self._run_search(search)
+            try:
+                await self._run_search(search)
+            finally:  # cancelled while it waited for a still board: not searching any more
+                if self._searching is search:
+                    self._searching = None
 
     async def _run_search(self, search: Search) -> None:
         if search.under_way:  # a hand may be mid-step: only a board left still is searched
@@ -763,8 +769,14 @@ class TableService:
         self._due["watch"].set()
 
     async def _send_watches(self) -> None:
+        """Each hub's watch in a task of its own: a hub whose port is wedged (a write waits up
+        to its timeout) holds up no other hub's."""
         due, self._watches_due = self._watches_due, set()
-        await asyncio.gather(*(self._set_watch(hub) for hub in self.hubs if hub.name in due))
+        for hub in self.hubs:
+            if hub.name in due:
+                task = asyncio.create_task(self._set_watch(hub), name=f"watch {hub.name}")
+                self._watch_tasks.add(task)  # asyncio keeps only weak references to tasks
+                task.add_done_callback(self._watch_tasks.discard)
 
     @staticmethod
     async def _set_watch(hub: Hub) -> None:

@@ -15,7 +15,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import pairwise, takewhile
+from itertools import pairwise
 from typing import Any, Literal
 
 from games.core.errors import BadSetup
@@ -622,17 +622,18 @@ class Table:
     def _a_hand_could_show(self, board: Mapping[str, str]) -> bool:
         """Could some hand make ``board`` a step? A cheap filter before any search: each
         change it shows is of a kind this game's steps have made, or a legal step now makes:
-        pieces of that kind laid on (or taken off) a site of that family (its name up to its first
-        number: a card on the play pad, a trapper onto a square; never a tiki on the play pad,
-        nor a card on the reveal pad during play). A kind none of those made is looked for,
-        only then, among the legal steps under ``HANDS_SAMPLED`` other dealings of the hand on
-        turn (the first Toast of a game empties a place, which no step before it
-        did). The searches decide; this keeps them, and the confirm offer, off plain
-        mistakes, whatever hand the player holds."""
+        pieces of that kind laid on (or taken off) a site of that family (the first part of its
+        name: a card on a pad, a trapper onto a square; never a tiki on a pad). A kind none of
+        those made is looked for, only then, among the legal steps under ``HANDS_SAMPLED``
+        other dealings of the hand on turn (the first Toast of a game empties a place, which no
+        step before it did). The searches decide; this keeps them, and the confirm offer, off
+        plain mistakes, whatever hand the player holds. The families are coarse on purpose: a
+        finer one (``bank:bonus`` apart from ``bank:species``) would make the first bonus chip
+        of a Trapper game a new kind, refused for good if no sampled hand could take it; a
+        card on the reveal pad during play is searched for nothing, which costs only time."""
         def change(site: str, value: str | None) -> tuple[str, tuple[str, ...]]:
             kinds = tuple(piece.split(":")[0] for piece in pile_pieces(value)) if value else ()
-            family = takewhile(lambda part: not part.isdigit(), site.split(":"))
-            return ":".join(family), kinds  # pad:play and pad:reveal differ, stack:1 and 2 not
+            return site.split(":")[0], kinds  # coarse on purpose (see above)
 
         def changes(before: Mapping[str, str], after: Mapping[str, str]) -> set[Any]:
             return {change(site, after.get(site)) for site in before.keys() | after.keys()

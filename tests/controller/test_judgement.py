@@ -80,10 +80,11 @@ def test_a_mistake_waits_for_the_settle_time_and_a_lifted_wrong_piece_clears_at_
     judgement.judge(10.0 + SCAN)
     judgement.wake_at(11.0)
     expected = dict(table.expected_board)
-    wrong = {**expected, "pad:reveal": "card:red:toast"}  # a card where no step lays one
+    wrong = {**{site: piece for site, piece in expected.items() if site != "stack:9"},
+             "pad:play": expected["stack:9"]}  # a tiki on the card pad: no step does that
     lay(tracker, reader_of, wrong, 12.0)
     assert judgement.wake_at(12.0 + SCAN) == 12.0 + SETTLE  # no step: the whole settle time
-    assert not any(asked)  # only missions unseen: no dealing could make it a step
+    assert not any(asked)  # whatever the hands, no dealing makes that a step: no search
     judgement.judge(12.0 + SETTLE)
     assert isinstance(table.decision, Discrepancy)  # red
     lay(tracker, reader_of, expected, 13.0)
