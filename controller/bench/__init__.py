@@ -4,10 +4,11 @@ Every benchmark is a function ``(options, progress) -> BenchResult`` named in ``
 a module of this room: ``engines`` (random playouts, the referee, the hub's scan, the LED
 latency, the AI), ``autoplay`` (whole games on the virtual table: autoplay, hand-to-light,
 mistakes), ``referee_search`` and ``pi_budget`` (people dealing from the box), ``load`` (a
-crowd of readers against ``tabletop run``), ``noisy_link`` and ``club`` (many tables on one
-broker); ``measure`` holds what several of them time. A module is imported only when its
-bench runs: the command line names them all at every start. The command formats the result
-as a table, or prints its figures as JSON.
+crowd of readers against ``tabletop run``); ``measure`` holds what several of them time. The
+two that compose the service with the simulator in-process, ``noisy-link`` and ``club``, are
+the command line's (``controller.cli.virtual``: only it may import the simulator). A module
+is imported only when its bench runs: the command line names them all at every start. The
+command formats the result as a table, or prints its figures as JSON.
 """
 
 from __future__ import annotations
@@ -74,7 +75,6 @@ SEEDS = {"mistakes": 4, "pi-budget": 3}
 """Seeds per game of the benches that play another number than 50."""
 
 BENCHES: dict[str, str] = {
-    "club": "club:bench_club",
     "autoplay": "autoplay:bench_autoplay",
     "load": "load:bench_load",
     "hand-to-light": "autoplay:bench_hand_to_light",
@@ -85,7 +85,6 @@ BENCHES: dict[str, str] = {
     "referee": "engines:bench_referee",
     "referee-search": "referee_search:bench_referee_search",
     "hub": "engines:bench_hub",
-    "noisy-link": "noisy_link:bench_noisy_link",
     "ai": "engines:bench_ai",
 }
 """Each bench's name and where it is: ``module:function`` in this room."""

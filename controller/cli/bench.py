@@ -1,24 +1,41 @@
 """``tabletop bench NAME``: measured figures as a readable table, or one JSON object.
 
 The benches are in ``controller.bench`` (``BENCHES``: each a function of the options that
-returns a ``BenchResult``); this reads the options, shows their progress on a terminal and
-prints the result. Figures come from here, never from timed unit tests.
+returns a ``BenchResult``), and the two that run the simulator in-process in
+``controller.cli.virtual`` (``SIMULATED``); this reads the options, shows their progress on a
+terminal and prints the result. Figures come from here, never from timed unit tests.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+from collections.abc import Callable
 from typing import Any
 
-from controller.bench import BENCHES, BenchOptions, bench
+from controller.bench import BENCHES, BenchOptions, BenchResult, Progress
+from controller.bench import bench as room_bench
 from controller.errors import UserError
 
 from .common import print_json, progress, progress_done
 
+SIMULATED = {"club": "club_bench:bench_club", "noisy-link": "noisy_link:bench_noisy_link"}
+"""The benches that compose the service with the simulator in this process: in
+``controller.cli.virtual``, since only the command line may import the simulator."""
+EVERY = sorted({*BENCHES, *SIMULATED})
+
+
+def bench(name: str) -> Callable[[BenchOptions, Progress], BenchResult]:
+    """The bench called ``name`` (its module imported now)."""
+    if name not in SIMULATED:
+        return room_bench(name)
+    module, _, function = SIMULATED[name].partition(":")
+    return getattr(importlib.import_module(f"{__package__}.virtual.{module}"), function)
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("bench", help="measure: " + ", ".join(BENCHES))
-    parser.add_argument("name", choices=sorted(BENCHES), help="which benchmark")
+    parser = subparsers.add_parser("bench", help="measure: " + ", ".join(EVERY))
+    parser.add_argument("name", choices=EVERY, help="which benchmark")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seconds", type=float, default=None,
                         help="time per measurement (3; load: per phase, 20; latency: 200 "

@@ -38,8 +38,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace, host: Host | None = None,
         only: Sequence[str] | None = None) -> int:
+    virtual = None
+    if args.simulate:  # the simulator is loaded only when asked for
+        from .virtual.table import virtual_hubs as virtual
     report = examine(host or Host(), profile=args.profile, data=args.data, urls=args.url,
-                     port=args.port, simulate=args.simulate, only=only)
+                     port=args.port, virtual=virtual, only=only)
     if args.json:
         print_json(report.to_json())
     else:

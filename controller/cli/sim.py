@@ -14,15 +14,15 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from controller.compose import DEFAULT_PORT, data_dir
-from controller.compose.autoplay import autoplay_one, summarize
-from controller.compose.scenarios import run_scenario, scenario_file, scenario_games
-from controller.compose.virtual import (
+from controller.cli.virtual.autoplay import autoplay_one, summarize
+from controller.cli.virtual.scenarios import run_scenario, scenario_file, scenario_games
+from controller.cli.virtual.table import (
     HEADLESS_SETTLE_MS,
     IDEAL_SCAN_MS,
     serve_virtual,
     virtual_service,
 )
+from controller.compose import DEFAULT_PORT, data_dir
 from controller.errors import UserError
 from controller.setup.token import install_token
 from controller.table import DEALERS

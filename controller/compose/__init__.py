@@ -3,13 +3,9 @@ hardware, and the tables that run it without a person at the keyboard.
 
 ``tabletop run`` and ``tabletop sim`` both come through here (``build_service``, ``serve``),
 so the controller under simulation runs exactly the code it runs on the Pi; only the port
-URL, the LED strip and the GPIO pin factory differ. The rest of this room composes the
-service with the simulator (the one place besides the command line and the benchmarks that
-may): ``virtual`` (a virtual table and its service), ``autoplay`` and ``scenarios`` (the
-headless runs of ``tabletop sim``), ``settling``, ``sim_next`` and ``hand_to_light`` (what
-they wait for and measure), ``box_players`` (people dealing from the box, driving a ``Table``
-directly) and ``club_tables`` (a club evening's simulated tables). This module itself never
-loads the simulator: ``tabletop run`` starts through it.
+URL, the LED strip and the GPIO pin factory differ. Beside it, ``box_players`` (people
+dealing from the box, driving a ``Table`` directly). This room never imports the simulator:
+composing the service with it is the command line's alone (``controller.cli.virtual``).
 """
 
 from __future__ import annotations

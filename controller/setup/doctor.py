@@ -12,8 +12,9 @@ and the page they fetch through ``Host`` too, so the tests build broken machines
 folder: no SPI device, a small spidev buffer, a read-only journal, a published token.
 
 ``simulate`` (``--simulate``) runs the same hub, LED and journal checks against the simulator's
-virtual hubs (the real firmware on a pty, from ``controller.compose.virtual``) and its
-recording strip, and skips what only a Pi has: this is
+virtual hubs (the real firmware on a pty; ``tabletop doctor --simulate`` passes
+``controller.cli.virtual.table.virtual_hubs``, since this room runs on the Pi and never imports
+the simulator) and its recording strip, and skips what only a Pi has: this is
 what ``make pi-check`` runs inside the Bookworm and Trixie root filesystems, and what a
 developer runs on a laptop.
 """
@@ -67,6 +68,10 @@ SUPPORTED_OS = {"bookworm": "3.11", "trixie": "3.13"}
 PYTHON_MIN = (3, 11)
 HELLO_SECONDS = 5.0
 """How long a hub has to answer hello (it answers within a second when it runs our firmware)."""
+VirtualHubs = Callable[[BoardProfile, Path, str | None],
+                       contextlib.AbstractContextManager[tuple[Any, list[str]]]]
+"""Starts a profile's hubs and strip on a virtual table (``controller.cli.virtual.table
+.virtual_hubs``): its recording strip and its hubs' ports, each saying the firmware given."""
 SIMULATED_HELLO_SECONDS = 60.0
 """The same for a virtual hub, which shares the CPU with everything else: under qemu (make
 pi-check) its firmware's boot self-test alone takes seconds. A hub that answers ends the wait."""
@@ -882,15 +887,17 @@ class Report:
 
 def examine(host: Host, *, profile: str | None = None, data: str | None = None,
             urls: Sequence[str] | None = None, port: int | None = None,
-            simulate: bool = False, only: Sequence[str] | None = None) -> Report:
+            virtual: VirtualHubs | None = None, only: Sequence[str] | None = None) -> Report:
     """Every check (``only``: those alone) of the table ``host`` has: the profile, data folder,
-    hub ports and page port given, else the installed unit's, else the defaults. ``simulate``:
-    against the simulator's virtual hubs and strip."""
+    hub ports and page port given, else the installed unit's, else the defaults. ``virtual``:
+    against the virtual hubs and strip it starts (the simulator's, which the command line
+    passes)."""
+    simulate = virtual is not None
     unit = installed_unit(host)
     board = load_board(profile or unit.profile or DEFAULT_PROFILE)
     ports = hub_urls(board, list(urls) if urls else [] if simulate else list(unit.urls))
     firmware = expected_firmware()
-    with _table(simulate, data, board, unit, firmware) as (folder, strip, simulated_urls):
+    with _table(virtual, data, board, unit, firmware) as (folder, strip, simulated_urls):
         setup = Setup(board, folder, simulated_urls or ports, port or unit.port or DEFAULT_PORT,
                       simulate, strip, firmware, hello_seconds=SIMULATED_HELLO_SECONDS
                       if simulate else HELLO_SECONDS, owner=unit.user,
@@ -921,21 +928,20 @@ def _tabletop() -> str:
 
 
 @contextlib.contextmanager
-def _table(simulate: bool, data: str | None, profile: BoardProfile, unit: Installed,
-           firmware: str | None) -> Iterator[tuple[Path, Any, list[str] | None]]:
-    """The data folder, and with ``simulate`` a running virtual table: its recording strip
+def _table(virtual: VirtualHubs | None, data: str | None, profile: BoardProfile,
+           unit: Installed, firmware: str | None
+           ) -> Iterator[tuple[Path, Any, list[str] | None]]:
+    """The data folder, and with ``virtual`` a running virtual table: its recording strip
     and its hubs' ports (running the firmware of this install, so their version is ours)."""
-    if not simulate:
+    if virtual is None:
         if data:
             yield Path(data).absolute(), None, None
         else:
             yield Path(unit.data or default_data()), None, None
         return
-    from controller.compose.virtual import virtual_hubs
-
     with tempfile.TemporaryDirectory(prefix="tabletop-doctor-") as scratch:
         folder = Path(data).absolute() if data else Path(scratch)
         if not data:
             install_token(folder)  # a fresh simulated install has its token, as `sim` makes it
-        with virtual_hubs(profile, Path(scratch), firmware) as (strip, urls):
+        with virtual(profile, Path(scratch), firmware) as (strip, urls):
             yield folder, strip, urls

@@ -373,7 +373,7 @@ def test_an_autoplay_whose_record_differs_says_where_first(tmp_path: Path) -> No
     differs, or a record that stops short, is named with the actions around it."""
     import random
 
-    from controller.compose.autoplay import first_difference
+    from controller.cli.virtual.autoplay import first_difference
     from controller.journal import Journal
     from controller.table import Table
 

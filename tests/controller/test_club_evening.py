@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from controller.cli.virtual.club_tables import CLUB_GAMES, lay_steps, quick_service, seating
 from controller.club_link import BrokerAddress, ClubLink, cancel_all
 from controller.club_service import ClubService
-from controller.compose.club_tables import CLUB_GAMES, lay_steps, quick_service, seating
 from tests.mosquitto import Broker, free_port
 
 TABLES = 30
@@ -146,7 +146,7 @@ def test_a_broker_killed_and_a_table_cut_off_lose_and_double_no_result(tmp_path,
 def test_the_demo_tables_play_on_virtual_hubs_with_the_players_dealing(tmp_path, broker) -> None:
     """``make club``'s tables (``play_evening``): whole games on virtual tables whose players
     deal from the box and show their secrets when asked; each result reaches the club once."""
-    from controller.compose.club_tables import play_evening
+    from controller.cli.virtual.club_tables import play_evening
     from controller.journal import Journal
 
     games = ("tiki_topple", "trapper")  # both with unseen draws that decide what is legal

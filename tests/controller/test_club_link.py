@@ -12,10 +12,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from controller.cli.virtual.club_tables import quick_service
 from controller.club_link import MAX_SEATS, BrokerAddress, ClubLink, cancel_all, discovery
 from controller.club_messages import HA_STATUS, Response, topic
 from controller.club_service import ClubService
-from controller.compose.club_tables import quick_service
 from controller.language import catalogue
 from games.registry import get_game
 from tests.playing import play_to_end

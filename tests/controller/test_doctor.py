@@ -26,6 +26,7 @@ import pytest
 
 from controller.cli import build_parser, main
 from controller.cli import doctor as doctor_cmd
+from controller.cli.virtual.table import virtual_hubs
 from controller.compose import load_board
 from controller.setup import doctor
 from controller.setup.token import SHIPPED_DEFAULT, install_token
@@ -100,7 +101,7 @@ def test_the_real_command_prints_json_and_exits_0_on_the_simulator(tmp_path) -> 
 
 def test_the_checks_are_a_library_without_the_command_line(tmp_path) -> None:
     """``controller.setup.doctor.examine`` returns the findings; nothing is printed."""
-    report = doctor.examine(doctor.Host(root=tmp_path), simulate=True,
+    report = doctor.examine(doctor.Host(root=tmp_path), virtual=virtual_hubs,
                             only=["hubs", "journal", "token"])
     assert report.ready and report.simulated and report.profile.game == "tiki_topple"
     assert [f.check for f in report.findings if f.status == "ok"] == [

@@ -175,7 +175,7 @@ def test_each_language_is_rendered_once_per_change(service) -> None:
 
 
 def test_the_simulator_page_has_its_own_dictionary(tmp_path: Path) -> None:
-    from controller.compose.virtual import virtual_service
+    from controller.cli.virtual.table import virtual_service
     from simulator.page import simulator_router
 
     table, service = virtual_service("tiki_topple", tmp_path, settle_ms=60)
@@ -197,7 +197,7 @@ def test_the_simulator_page_names_pieces_and_refuses_in_the_readers_language(
         tmp_path: Path) -> None:
     """/sim's art chooses the language as its texts do (down to the profile's default), and
     the next-step button's refusals are sentences in that language."""
-    from controller.compose.virtual import virtual_service
+    from controller.cli.virtual.table import virtual_service
     from simulator.page import simulator_router
     from simulator.virtual_table import NoSuchSite
 

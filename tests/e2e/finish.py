@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from controller.compose.virtual import virtual_service
+from controller.cli.virtual.table import virtual_service
 from controller.web import create_app
 from simulator.page import simulator_router
 

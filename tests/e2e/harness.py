@@ -8,7 +8,7 @@ import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from controller.compose.virtual import virtual_service
+from controller.cli.virtual.table import virtual_service
 from controller.service import TableService
 from simulator.virtual_table import VirtualTable
 

@@ -69,7 +69,7 @@ def test_the_switch_changes_texts_and_the_live_status(browser, table) -> None:
 
 
 def test_the_simulator_page_speaks_the_browsers_language(browser, tmp_path) -> None:
-    from controller.compose.virtual import virtual_service
+    from controller.cli.virtual.table import virtual_service
     from simulator.page import simulator_router
 
     table, service = virtual_service("topiary", tmp_path, settle_ms=60)

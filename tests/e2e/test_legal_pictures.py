@@ -3,7 +3,7 @@ board, in real headless Chromium."""
 
 from __future__ import annotations
 
-from controller.compose.virtual import virtual_service
+from controller.cli.virtual.table import virtual_service
 from controller.web import create_app
 
 from .conftest import browser  # noqa: F401  (the fixture)

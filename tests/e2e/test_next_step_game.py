@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from controller.compose.sim_next import next_step_for
-from controller.compose.virtual import running
+from controller.cli.virtual.sim_next import next_step_for
+from controller.cli.virtual.table import running
 from games.core.game import CHANCE
 from simulator.next_step import NothingToDo
 

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from controller.cli import main
-from controller.compose.scenarios import scenario_file
+from controller.cli.virtual.scenarios import scenario_file
 from games.registry import all_games
 
 HAS_SPIEL = importlib.util.find_spec("pyspiel") is not None

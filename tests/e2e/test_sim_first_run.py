@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from controller.compose.sim_next import next_step_for
-from controller.compose.virtual import virtual_service
+from controller.cli.virtual.sim_next import next_step_for
+from controller.cli.virtual.table import virtual_service
 from controller.web import create_app
 from games.core.game import FACE_DOWN
 from games.registry import all_games

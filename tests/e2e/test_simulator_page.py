@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.compose.virtual import virtual_service
+from controller.cli.virtual.table import virtual_service
 from controller.web import create_app
 from simulator.page import simulator_router
 

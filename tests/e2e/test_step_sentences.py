@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from controller.compose.settling import settled
-from controller.compose.virtual import HEADLESS_SETTLE_MS, virtual_service
+from controller.cli.virtual.settling import settled
+from controller.cli.virtual.table import HEADLESS_SETTLE_MS, virtual_service
 from controller.web import create_app
 from games.registry import all_games
 from simulator.autoplay import AutoplayBot

@@ -216,7 +216,7 @@ def test_the_bots_wait_until_a_button_they_pressed_has_been_handled(tmp_path) ->
     service's queue, a loop turn or two later. A bot that moved on before that would change
     the board under the search a confirm starts (``looks further``), and the table read the
     next board without it (a Trapper joker then recorded in another colour)."""
-    from controller.compose.settling import settled as bots_settled
+    from controller.cli.virtual.settling import settled as bots_settled
 
     async def scenario() -> None:
         async with running_table(tmp_path) as (table, service):

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from controller.compose.virtual import virtual_service
+from controller.cli.virtual.table import virtual_service
 from controller.web import create_app
 from games.core.game import Game
 from games.registry import all_games, get_game

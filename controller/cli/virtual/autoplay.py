@@ -16,7 +16,7 @@ from controller.unresolved import UNRESOLVED
 
 from .hand_to_light import HandToLight
 from .settling import settled
-from .virtual import HEADLESS_SETTLE_MS, running
+from .table import HEADLESS_SETTLE_MS, running
 
 
 async def autoplay_one(game_id: str, players, options, data: Path, seed: int,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import BenchOptions, BenchResult, Progress
+from controller.bench import BenchOptions, BenchResult, Progress
 
 
 def bench_noisy_link(options: BenchOptions, progress: Progress) -> BenchResult:

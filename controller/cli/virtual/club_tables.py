@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.club_link import BrokerAddress, ClubLink, cancel_all
+from controller.compose import build_service, load_board
+from controller.compose.box_players import PREFER, BoxPlayers
 from controller.errors import UserError
 from controller.service import TableService
 from games.registry import get_game
 
-from . import build_service, load_board
-from .box_players import PREFER, BoxPlayers
 from .settling import settled
-from .virtual import HEADLESS_SETTLE_MS, IDEAL_SCAN_MS, running
+from .table import HEADLESS_SETTLE_MS, IDEAL_SCAN_MS, running
 
 CLUB_GAMES = ("tiki_topple", "topiary", "on_top", "hanging_gardens", "trapper")
 ROSTER = ("anna", "ben", "cleo", "dora", "emil", "fritz", "greta", "hanno")

@@ -17,10 +17,9 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from controller.compose import build_service, serve
 from controller.service import TableService
 from hardware.profile import BoardProfile
-
-from . import build_service, serve
 
 if TYPE_CHECKING:
     from simulator.virtual_table import VirtualTable

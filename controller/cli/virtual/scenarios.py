@@ -12,7 +12,7 @@ from controller.errors import UserError
 from games.registry import get_game
 
 from .settling import settled
-from .virtual import running
+from .table import running
 
 if TYPE_CHECKING:  # the simulator is imported when used: `tabletop run` must not load it
     from importlib.resources.abc import Traversable
