@@ -50,20 +50,36 @@ class Broker:
     def url(self) -> str:
         return f"mqtt://127.0.0.1:{self.port}"
 
+    def listeners(self) -> list[int]:
+        """Every port the config opens, its included folders' files too: a loaded machine can
+        pause Mosquitto between two listeners, so waiting for the first one is not enough."""
+        ports, files = [], [self.config]
+        while files:
+            for line in files.pop().read_text().splitlines():
+                words = line.split()
+                if len(words) >= 2 and words[0] == "listener":
+                    ports.append(int(words[1]))
+                elif len(words) == 2 and words[0] == "include_dir":
+                    files += sorted(Path(words[1]).glob("*.conf"))
+        return ports
+
     def start(self) -> Broker:
         self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
+        waiting, deadline = self.listeners(), time.monotonic() + 10
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 error = self.process.stderr.read().decode() if self.process.stderr else ""
                 log = self.log.read_text() if self.log.exists() else ""
                 raise RuntimeError(f"mosquitto did not start: {error}{log}")
             with contextlib.suppress(OSError), socket.create_connection(
-                    ("127.0.0.1", self.port), timeout=0.2):
-                return self
+                    ("127.0.0.1", waiting[0]), timeout=0.2):
+                waiting.pop(0)
+                if not waiting:
+                    return self
+                continue
             time.sleep(0.05)
-        raise RuntimeError(f"mosquitto did not listen on {self.port} within 10 s")
+        raise RuntimeError(f"mosquitto did not listen on {waiting} within 10 s")
 
     def kill(self) -> None:
         """``kill -9``: no goodbye to anyone, no last save."""
