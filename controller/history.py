@@ -12,6 +12,8 @@ from typing import Any
 from games.core.game import CHANCE, Game
 
 Board = dict[str, str]
+MAX_TAKE_BACK = 12
+"""How many positions back a restored table is recognised as a take-back request."""
 
 
 class History:

@@ -516,7 +516,7 @@ class TableService:
 
         def stop() -> bool:  # asked from the search's thread; once told, it stays stopped
             nonlocal cut
-            cut = cut or self._stopped or not self.table.wants(search)
+            cut = cut or self._stopped or not self.table.searches.wants(search)
             return cut
 
         try:

@@ -15,7 +15,6 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Any, Literal
 
 from games.core.errors import BadSetup
@@ -26,7 +25,7 @@ from . import lighting, secrecy
 from . import status as report
 from .advice import Advice, AdviceBook, AdviceRequest, ai_seats
 from .errors import NoGameRunning, NothingToConfirm, WrongSeatCode
-from .history import History
+from .history import MAX_TAKE_BACK, History
 from .journal import Journal, JournalError, StoredGame
 from .language import ENGLISH, piece_namer, site_namer
 from .referee import (
@@ -46,6 +45,7 @@ from .referee import (
     decide,
     guidance,
 )
+from .searches import Position, Searches
 from .seats import MAX_WRONG_CODES, SeatClaims, SeatRecord
 from .unresolved import (
     SEARCH_BUDGET,
@@ -55,25 +55,16 @@ from .unresolved import (
     Reveal,
     Search,
     SearchCost,
-    Seen,
     UnseenDraws,
-    owners,
     search_dealings,
     secrets_owed,
     within,
-    worth_patience,
 )
 
-MAX_TAKE_BACK = 12
-"""How many positions back a restored table is recognised as a take-back request."""
 Dealer = Literal["players", "digital"]
 DEALERS: tuple[Dealer, ...] = ("players", "digital")
 """``players``: they shuffle and draw from the box, the table writes ``?`` for what it cannot
 see; ``digital``: the service draws the secrets and shows them on the players' phones."""
-HANDS_SAMPLED = 8
-"""Other dealings of the hand on turn whose legal steps are looked at, at a position where a
-change of a kind no step has made is seen (``_a_hand_could_show``; the kinds they show are kept
-for the rest of the game)."""
 RESUME_BUDGET = 10 * SEARCH_BUDGET
 """A restart may search longer: it resolves a whole game's unseen draws at once."""
 CONFIRM_TO_LOOK_FURTHER = Sentence("no way of dealing found so far explains this; if it is "
@@ -128,34 +119,16 @@ class Table:
         """Secrets shown on the reveal site: they narrow the unseen draws for good."""
         self.service_draws = 0
         """Chance outcomes the service chose itself (the digital dealer) in this game."""
-        self.search_costs: list[SearchCost] = []
-        """The last searches for a resolution of the unseen draws (``bench referee``)."""
-        self._unexplained: set[Any] = set()
+        self.searches = Searches(game, self.history)
+        """What the searches for another dealing of the unseen draws asked and found here."""
         self._dealt: dict[int, str] = {}
         """Secret draws taken back, by the step they were drawn at: dealt again there, never
         anew (a take-back must not let anyone re-draw a mission they dislike)."""
         self._hidden: tuple[Any, frozenset[str]] | None = None
         self._public_legal: tuple[Any, list[str] | None] | None = None
-        self.search_asked: Search | None = None
-        """A board waiting for a search for another dealing: ``observe`` never runs one. The
-        service's worker runs it off the loop and hands the answer to ``searched``; a caller
-        on one thread runs it with ``search_now``."""
-        self._insist: dict[Seen, Search] = {}
-        """The boards the searches gave up on at this position (not ones they proved wrong):
-        confirm asks for a patient search while one lies on the table, the player vouching
-        for the step."""
-        self._patient: Search | None = None
-        """That patient search, while the board stays as it was."""
-        self._here: Seen | None = None
-        """The position and board last judged."""
         self._on_pad: tuple[str, ...] | None = None
         self._shown_choice: str | None = None
         """The piece that made the last choice on ``Game.choice_site``, until it comes off."""
-        self._early_answered: EarlySearch | None = None
-        """The last early search that answered (``early_searched``) ..."""
-        self._early_dealing: Resolution | None = None
-        """... and the dealing it found (None: none)."""
-        self._owners: list[frozenset[int]] = []
         self.provisional: Provisional | None = None
         """The last step judged early, until the hand that made it has been still for the
         settle time (``close_provisional``)."""
@@ -163,14 +136,8 @@ class Table:
         self.amended = 0
         """Provisional steps judged again because the hand went on (``bench hand-to-light``)."""
         self._pending: tuple[Any, tuple[Reveal, ...], list[tuple[int, int]]] | None = None
-        self._limiting: tuple[Any, bool] | None = None
         self._judged: frozenset[tuple[str, str]] = frozenset()
         """The board ``decision`` was judged on (a search's answer withdraws only its red)."""
-        self._made: tuple[Any, set[Any], bool] | None = None
-        """The kinds of change this game's steps have made, or could make under some dealing,
-        so far, and whether other dealings were sampled at this position
-        (``_a_hand_could_show``)."""
-
     # -- starting and resuming ---------------------------------------------------------------
     def new_game(self, players: Sequence[str], options: Mapping[str, str] | None = None,
                  ai: Mapping[str, int] | None = None, dealer: str = "players") -> None:
@@ -221,7 +188,7 @@ class Table:
             found, cost = search_dealings(self.game, state, actions, reveals=self.reveals,
                                           prefer=stored.guesses or None,
                                           rng=random.Random(stored.id), budget=RESUME_BUDGET)
-            self.search_costs.append(cost)
+            self.searches.keep([cost])
             if found is None:
                 raise NoGameRunning(Sentence("game {game}: no way of dealing explains its "
                                              "unseen draws within the search budget",
@@ -245,14 +212,13 @@ class Table:
         self.reveals, self.service_draws = [], 0
         self._on_pad, self._shown_choice = None, None
         self._dealt = {}
-        self._owners, self._made = [], None
+        self.searches.begin()
 
     def _left_the_position(self) -> None:
         """A step taken or taken back, or a game begun or ended: what was judged at the old
         position goes. (The caches of what a position allows, ``_successors`` and the like,
         are kept with the state they were made for and renew when it is another.)"""
-        self._unexplained.clear()
-        self._insist, self._patient = {}, None
+        self.searches.forget()
         self.provisional = None
         self.decision = NoChange()
 
@@ -342,7 +308,7 @@ class Table:
         """``observe`` during play: secrets and choices laid on their pads, then the steps the
         board shows (from before a provisional step, if the hand went on), then what a search
         for another dealing answered or is asked."""
-        self.search_asked = None
+        self.searches.asked = None
         dealt, dealt_before = self.service_draws, None
         before = len(self.actions)
         try:
@@ -354,14 +320,14 @@ class Table:
             if amendable is not None and len(self.actions) == before and not isinstance(
                     decision, NoChange | Choose) and self._amend(board, amendable):
                 before, decision = amendable.start, self._judge(board)
-            search = self._search_for(board, decision)
-            if search is not None and (answer := self._early_found(board)) is not None:
+            search = self.searches.ask(self._position(), board, decision)
+            if search is not None and (
+                    answer := self.searches.early_found(self._position(), board)) is not None:
                 dealt_before = self._dealing_to(before)
                 self.searched(search, answer, ())  # the early search found it: no search again
                 decision, search = self._judge(board), None
-            self.search_asked = search  # the likely verdict stands while it runs
-            if type(decision) is Discrepancy and self._here in self._insist and (
-                    self._patient is None):
+            self.searches.asked = search  # the likely verdict stands while it runs
+            if type(decision) is Discrepancy and self.searches.gave_up_here:
                 decision = dataclasses.replace(decision, why=CONFIRM_TO_LOOK_FURTHER)
         except JournalError as error:  # the journal is written first: nothing has moved on
             decision, shown = self._not_recorded(board, error), None
@@ -469,22 +435,6 @@ class Table:
         return NoChange()  # pragma: no cover - only a game whose actions never change the board
 
     # -- what the table did not see --------------------------------------------------------
-    def _working(self) -> Resolution:
-        return Resolution(tuple(self.history.actions), tuple(self.history.states))
-
-    def _search_reveals(self, reveals: Sequence[Reveal]) -> bool:
-        """Look for a resolution of the unseen draws that explains everything seen, the
-        ``reveals`` and ``goal``; take it as the working one if there is one."""
-        found, cost = search_dealings(self.game, self.states[0], self.history.known,
-                                      reveals=reveals, working=self._working(),
-                                      rng=random.Random(self._seed()))
-        self.search_costs.append(cost)
-        del self.search_costs[:-50]
-        if found is None:
-            return False
-        self._adopt(found)
-        return True
-
     def _adopt(self, found: Resolution) -> None:
         """Another resolution of the unseen draws explains the table: work from it."""
         if list(found.actions) != self.history.actions:
@@ -494,119 +444,41 @@ class Table:
                 for guess, known in zip(found.actions, self.history.known, strict=True)])
             self.history.rebase(found.actions, found.states)  # new states: caches renew
 
-    def _search_for(self, board: Mapping[str, str], decision: Decision) -> Search | None:
-        """What the table cannot explain now, if a search might: only with unseen draws, and
-        once per board and position (and once more, patiently, when a player confirms it)."""
-        here = self._here = Seen(len(self.history.known), len(self.reveals),
-                                 frozenset(board.items()))
-        if self._patient is not None and self._patient.seen != here:
-            self._patient = None  # the board changed: the patient search stops (``wants``)
-        if self._patient is not None and self._patient.key not in self._unexplained:
-            return self._patient
-        if not isinstance(decision, (Discrepancy, InProgress, TakeBack)) or not (
-                self._unseen_limits_play()) or not self._a_hand_could_show(board):
-            return None  # no dealing can matter, or no hand makes such a change
-        search = Search(self.game, tuple(self.history.known), tuple(self.reveals),
-                        self._working(), dict(board),
-                        tuple(self.history.earlier_boards(MAX_TAKE_BACK)),
-                        not isinstance(decision, Discrepancy),
-                        self._draws_seen_by(self.game.actor(self.state)), self._seed())
-        return None if search.key in self._unexplained else search
+    @property
+    def search_asked(self) -> Search | None:
+        """A board waiting for a search for another dealing (``Searches.asked``)."""
+        return self.searches.asked
+
+    def _position(self) -> Position:
+        return Position(self.state, self.successors, tuple(self.reveals), self._seed())
 
     def early_search(self, board: Mapping[str, str]) -> EarlySearch | None:
-        """What an early search at ``board`` needs (``EarlySearch``), if one may help and none was
-        taken for it yet: the game has unseen draws, some of them the player on turn's, and
-        the working guess reads the board as a mistake, or as a step under way with a piece
-        laid (a trapper moved and the pad showing the colour it showed: a joker pair begun,
-        under a guess that gave that player no card of the trapper's colour; another dealing
-        may make it a whole step, taken provisionally: ``_amendment``)."""
-        if not self.started or not self._unseen_limits_play() or (
-                self.game.is_terminal(self.state)):
-            return None
-        seen = frozenset(board.items())
-        answered = self._early_answered
-        if answered is not None and answered.asks(self.state, len(self.reveals), seen):
-            return None
-        earlier = self.history.earlier_boards(MAX_TAKE_BACK)
-        decision = decide(self.successors, board, earlier)
-        if not isinstance(decision, Discrepancy) and not (isinstance(decision, InProgress) and any(
-                board.get(site) is not None for site in decision.active)):
-            return None  # a take-back, or pieces only lifted (a hand mid-step): once settled
-        actor = self.game.actor(self.state)
-        mine = self._draws_seen_by(actor) if actor >= 0 else frozenset()
-        if not mine or not self._a_hand_could_show(board):
-            return None
-        return EarlySearch(self.game, self.state, seen, tuple(self.history.known),
-                           tuple(self.reveals), self._working(), mine, self._seed(),
-                           isinstance(decision, InProgress))
+        """What an early search at ``board`` needs, if one may help (``Searches.early``)."""
+        return self.searches.early(self._position(), board) if self.started else None
 
     def early_searched(self, early: EarlySearch, found: Resolution | None) -> None:
         """Keep an early search's answer while the table is where it was asked."""
-        if early.state is self.state:
-            self._early_answered, self._early_dealing = early, found
-
-    def _early_found(self, board: Mapping[str, str]) -> Resolution | None:
-        answered = self._early_answered
-        if answered is None or not answered.asks(self.state, len(self.reveals),
-                                                 frozenset(board.items())):
-            return None
-        return self._early_dealing
+        if self.started:
+            self.searches.early_answer(early, self.state, found)
 
     def early_search_found(self, board: Mapping[str, str]) -> bool:
         """Did an early search find another dealing of the player on turn's unseen draws under
         which ``board`` is exactly one legal step? The service then judges a card the working
         guess had set aside as soon as any other step, not after the whole settle time."""
-        return self._early_found(board) is not None
-
-    def _draws_seen_by(self, seat: int) -> frozenset[int]:
-        """The unseen draws that went to ``seat`` (into its hand) and may decide what it can
-        play (``Game.limits_play``: not a mission card), worked out once each."""
-        seen = self._owners
-        del seen[len(self.actions):]
-        for index in range(len(seen), len(self.actions)):
-            state = self.states[index]
-            unseen = self.history.known[index] == UNRESOLVED and self.game.limits_play(state)
-            seen.append(owners(self.game, state) if unseen else frozenset())
-        return frozenset(index for index, seats in enumerate(seen) if seat in seats)
-
-    def _unseen_limits_play(self) -> bool:
-        """Is there an unseen draw whose outcome may decide what is legal (a card in a hand)?
-        Without one no other dealing can make a board legal: nothing is searched."""
-        known, states = self.history.known, self.states
-        cached = self._limiting
-        if cached is None or cached[0] is not self.state:
-            cached = self._limiting = (self.state, any(
-                step == UNRESOLVED and self.game.limits_play(states[index])
-                for index, step in enumerate(known)))
-        return cached[1]
+        return self.started and self.searches.early_found(self._position(), board) is not None
 
     def searched(self, search: Search, found: Resolution | None, costs: Sequence[SearchCost],
-              stopped: bool = False) -> bool:
+                 stopped: bool = False) -> bool:
         """Take a search's answer, if the table is still where it was asked; True if it is
-        (judge the board again then). ``stopped``: the search was told to stop (its board
-        was judged anew meanwhile, even if it is back now): it proved nothing."""
-        self.search_costs.extend(costs)
-        del self.search_costs[:-50]
-        if self.search_asked is not None and self.search_asked.key == search.key:
-            self.search_asked = None
-        if not self.started or (len(self.history.known), len(self.reveals)) != (
-                search.seen.steps, search.seen.reveals):
+        (judge the board again then)."""
+        at = self._position() if self.started else None
+        if not self.searches.answered(search, found, costs, stopped, at):
             return False
-        stopped = stopped or not self.wants(search)  # the board changed: nothing learnt
-        if found is None and not stopped:
-            self._unexplained.add(search.key)
-            if not search.patient and worth_patience(costs) and self._a_hand_could_show(
-                    search.board):
-                self._insist[search.seen] = search
-            elif search.patient:  # it looked as far as it may: the board stays refused
-                self._insist.pop(search.seen, None)
-        elif found is not None:
+        if found is not None:
             if isinstance(self.decision, Discrepancy) and self._judged == search.seen.board:
                 self.log("move", Sentence("a way of dealing the box explains the board after "
                                           "all: the red light is withdrawn"))
             self._adopt(found)
-        if search.patient and not stopped:
-            self._patient = None
         return True
 
     def search_now(self) -> None:
@@ -619,60 +491,11 @@ class Table:
                 return
             self.observe(self.last_board)
 
-    def _a_hand_could_show(self, board: Mapping[str, str]) -> bool:
-        """Could some hand make ``board`` a step? A cheap filter before any search: each
-        change it shows is of a kind this game's steps have made, or a legal step now makes:
-        pieces of that kind laid on (or taken off) a site of that family (the first part of its
-        name: a card on a pad, a trapper onto a square; never a tiki on a pad). A kind none of
-        those made is looked for, only then, among the legal steps under ``HANDS_SAMPLED``
-        other dealings of the hand on turn (the first Toast of a game empties a place, which no
-        step before it did). The searches decide; this keeps them, and the confirm offer, off
-        plain mistakes, whatever hand the player holds. The families are coarse on purpose: a
-        finer one (``bank:bonus`` apart from ``bank:species``) would make the first bonus chip
-        of a Trapper game a new kind, refused for good if no sampled hand could take it; a
-        card on the reveal pad during play is searched for nothing, which costs only time."""
-        def change(site: str, value: str | None) -> tuple[str, tuple[str, ...]]:
-            kinds = tuple(piece.split(":")[0] for piece in pile_pieces(value)) if value else ()
-            return site.split(":")[0], kinds  # coarse on purpose (see above)
-
-        def changes(before: Mapping[str, str], after: Mapping[str, str]) -> set[Any]:
-            return {change(site, after.get(site)) for site in before.keys() | after.keys()
-                    if before.get(site) != after.get(site)}
-
-        def made_by(successors: Successors) -> set[Any]:
-            return set().union(*(changes(successors.board, successor.board)
-                                 for successor in successors.changing))
-
-        if self._made is None or self._made[0] is not self.successors:  # an AI seat's too
-            boards = [self.game.board(state) for state in self.states]
-            kept = self._made[1] if self._made is not None else set()  # earlier samples'
-            self._made = (self.successors, kept.union(
-                *(changes(before, after) for before, after in pairwise(boards)),
-                made_by(self.successors)), False)
-        shown = changes(self.expected_board, board)
-        if shown <= self._made[1] or self._made[2]:
-            return shown <= self._made[1]
-        actor = self.game.actor(self.state)  # a new kind: might another hand on turn make it?
-        if actor >= 0 and self._draws_seen_by(actor):
-            rng = random.Random(self._seed())
-            self._made[1].update(*(made_by(Successors(self.game, self.game.resample(
-                self.state, None, rng))) for _ in range(HANDS_SAMPLED)))
-        self._made = (self._made[0], self._made[1], True)
-        return shown <= self._made[1]
-
-    def wants(self, search: Search) -> bool:
-        """Is the answer to this search still wanted? Only while its board is the one last
-        judged (a wrong piece lifted, a hand going on: the search stops at its next apply),
-        and a patient one while the player's confirm stands. Asked from the search's thread."""
-        if search.patient:
-            return self._patient is search
-        return self._here == search.seen
-
     @property
     def may_look_further(self) -> bool:
         """The searches gave up on the board now on the table (refused, or read as a step
         under way): confirm searches longer."""
-        return (self._here in self._insist and self._patient is None and self.search_asked is None
+        return (self.searches.gave_up_here and self.search_asked is None
                 and isinstance(self.decision, (Discrepancy, InProgress)))
 
     def pending_reveals(self) -> list[tuple[int, int]]:
@@ -717,12 +540,15 @@ class Table:
         if len(pieces) < wanted:
             return rest, SecretShown(seat, pieces, complete=False)
         reveal = Reveal(step, seat, pieces)
-        if len(pieces) > wanted or not self._search_reveals([*self.reveals, reveal]):
+        found = None if len(pieces) > wanted else self.searches.explain_reveals(
+            [*self.reveals, reveal], self._seed())
+        if found is None:
             name = self.players[seat]
             why = Sentence("{piece} cannot be {player}'s: no way the box could have been "
                            "dealt gives {player} that",
                            {"piece": piece_namer(self.game)(laid), "player": name})
             return rest, Discrepancy((WrongSite(site, None, laid),), why=why)  # type: ignore
+        self._adopt(found)
         assert self.game_id is not None
         self.journal.reveal(self.game_id, reveal)
         self.reveals.append(reveal)
@@ -865,8 +691,7 @@ class Table:
         if isinstance(self.decision, Choose):
             return self.choose(0)
         if self.may_look_further:  # before a silent action: the board shows a step
-            assert self._here is not None
-            self._patient = dataclasses.replace(self._insist[self._here], patient=True)
+            self.searches.insist()
             self.observe(self.last_board)  # asks the patient search
             return LOOKING_FURTHER
         silent = self.successors.silent if self.started else []
@@ -912,7 +737,7 @@ class Table:
         first = len(self.actions) - actions
         self.journal.take_back(self.game_id, actions)
         self._dealt.update(enumerate(self.history.actions[first:], start=first))
-        del self._owners[first:]
+        self.searches.taken_back(first)
         self.history.drop(actions)
         self.reveals = [reveal for reveal in self.reveals if reveal.step < len(self.actions)]
         self._left_the_position()

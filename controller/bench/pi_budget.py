@@ -80,7 +80,7 @@ class Meter:
         table = self.table
         while (asked := table.search_asked) is not None:
             start = time.thread_time()
-            found, costs = asked.run(lambda: not table.wants(asked))
+            found, costs = asked.run(lambda: not table.searches.wants(asked))
             self.searches.append(time.thread_time() - start)
             table.searched(asked, found, costs)
             self._judge(table.last_board)

@@ -46,7 +46,7 @@ def play_box_game(game: Game[Any], players: int, seed: int, directory: Path
     table = Table(game, Journal(directory / f"{game.id}-{seed}.sqlite3"), random.Random(seed))
     people = BoxPlayers(table, seat_names(players), seed=seed,
                         prefer=PREFER.get(game.id, lambda action: False))
-    costs = list(table.search_costs)
+    costs = list(table.searches.costs)
     last = costs[-1] if costs else None
     step_s: list[float] = []
     failure = None
@@ -60,8 +60,8 @@ def play_box_game(game: Game[Any], players: int, seed: int, directory: Path
             failure = (f"{type(error).__name__}: {error} (the table judged "
                        f"{type(table.decision).__name__})")
         step_s.append(time.perf_counter() - start)
-        costs += _new_costs(table.search_costs, last)
-        last = table.search_costs[-1] if table.search_costs else last
+        costs += _new_costs(table.searches.costs, last)
+        last = table.searches.costs[-1] if table.searches.costs else last
         if failure is None and len(table.actions) < len(people.actions):
             failure = f"the table did not take it ({type(table.decision).__name__})"
         if failure is not None:
@@ -71,7 +71,7 @@ def play_box_game(game: Game[Any], players: int, seed: int, directory: Path
             people.show()
         except GameError as error:
             failure = f"showing the secrets: {type(error).__name__}: {error}"
-        costs += _new_costs(table.search_costs, last)
+        costs += _new_costs(table.searches.costs, last)
     recorded = len(table.actions) == len(people.actions) and all(
         known in (UNRESOLVED, real)
         for known, real in zip(table.actions, people.actions, strict=True))

@@ -9,9 +9,10 @@ import asyncio
 import random
 
 from controller.compose.box_players import BoxPlayers
+from controller.history import MAX_TAKE_BACK
 from controller.journal import Journal
 from controller.referee import Discrepancy, NoChange, decide
-from controller.table import MAX_TAKE_BACK, Table
+from controller.table import Table
 from games.core.game import CHANCE
 from games.core.playout import seat_names
 from games.registry import get_game
@@ -40,27 +41,27 @@ def test_a_tiki_mistake_is_red_without_any_search_when_only_missions_are_unseen(
     """Gamewright edition: the only unseen draws are the missions, which decide nothing for
     play (``Game.limits_play``): the card anna played again is a mistake under any dealing."""
     table, played = tiki_at_play(tmp_path, "gamewright")
-    assert table.unseen > 0 and not table._unseen_limits_play()
+    assert table.unseen > 0 and not table.searches.unseen_limits_play(table.state)
     board = {**table.expected_board, "pad:play": played}
-    searches, before = len(table.search_costs), list(table.actions)
+    searches, before = len(table.searches.costs), list(table.actions)
     assert table.early_search(board) is None
     decision = table.observe(board)
     assert isinstance(decision, Discrepancy) and table.search_asked is None
-    assert len(table.search_costs) == searches and table.actions == before
+    assert len(table.searches.costs) == searches and table.actions == before
 
 
 def test_a_change_no_step_makes_is_red_without_any_search(tmp_path) -> None:
     """Schmidt edition (set-aside cards decide what can be played, so searches may matter):
     a tiki laid on the play pad is a change no step of the game makes, whatever the hands."""
     table, played = tiki_at_play(tmp_path, "schmidt")
-    assert table._unseen_limits_play()
+    assert table.searches.unseen_limits_play(table.state)
     tiki = table.expected_board["stack:1"]
     board = {site: piece for site, piece in table.expected_board.items() if site != "stack:1"}
     board["pad:play"] = tiki
-    searches = len(table.search_costs)
+    searches = len(table.searches.costs)
     assert table.early_search(board) is None
     assert isinstance(table.observe(board), Discrepancy) and table.search_asked is None
-    assert len(table.search_costs) == searches
+    assert len(table.searches.costs) == searches
     # the card she played laid again is a change a step makes: searched, behind the red
     assert isinstance(table.observe({**table.expected_board, "pad:play": played}),
                       Discrepancy)
@@ -95,8 +96,8 @@ def test_a_payment_only_another_dealing_explains_is_red_then_taken_when_found(
     assert isinstance(decision, Discrepancy)  # the likely verdict, at once
     assert "wrong" in table.led_roles().values() and table.actions == before
     search = table.search_asked
-    assert search is not None and table.wants(search)
-    found, costs = search.run(lambda: not table.wants(search))
+    assert search is not None and table.searches.wants(search)
+    found, costs = search.run(lambda: not table.searches.wants(search))
     assert found is not None and table.searched(search, found, costs)
     assert isinstance(table.observe(board), NoChange)
     assert table.actions[len(before)] == action
@@ -112,10 +113,10 @@ def test_a_search_stops_when_its_board_is_no_longer_on_the_table(tmp_path) -> No
     search = table.search_asked
     assert search is not None
     table.observe(table.expected_board)  # the piece lifted again
-    assert not table.wants(search)
-    found, costs = search.run(lambda: not table.wants(search))
+    assert not table.searches.wants(search)
+    found, costs = search.run(lambda: not table.searches.wants(search))
     assert found is None and sum(cost.applies for cost in costs) <= 1
-    assert table.searched(search, found, costs) and search.key not in table._unexplained
+    assert table.searched(search, found, costs) and search.key not in table.searches._unexplained
 
 
 def trapper_service(tmp_path):

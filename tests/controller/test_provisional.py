@@ -263,7 +263,7 @@ def test_the_service_judges_one_card_the_guess_gave_away_a_scan_after_it_lands(
         service.judge()
     assert case is not None
     joker, board, _, _ = case
-    start, searched = len(table.actions), list(table.search_costs)
+    start, searched = len(table.actions), list(table.searches.costs)
     lay(board, clock[0] + 1.0)
     landed = clock[0]
     assert service.judge_at(landed + 0.05) == pytest.approx(landed + 0.1)  # a scan of stillness
@@ -280,7 +280,7 @@ def test_the_service_judges_one_card_the_guess_gave_away_a_scan_after_it_lands(
     assert service.judge_at(clock[0]) is None
     service.judge()
     assert table.actions[start] == joker.action.split(" joker ")[0]
-    assert table.provisional.start == start and table.search_costs == searched  # the early answer
+    assert table.provisional.start == start and table.searches.costs == searched  # the early answer
     lay(joker.board, landed + 0.3)
     clock[0] = landed + 0.3 + 0.125
     assert service.judge_at(clock[0]) is None  # the joker move, one step from before

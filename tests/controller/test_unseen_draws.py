@@ -110,9 +110,9 @@ def test_a_card_the_working_guess_set_aside_is_still_a_legal_play(tmp_path) -> N
     lifted = {site: piece for site, piece in table.expected_board.items() if site != "stack:1"}
     assert isinstance(decide(table.successors, lifted), InProgress)
     assert table.early_search(lifted) is None  # only lifted, a step under way: once settled
-    searches = len(table.search_costs)
+    searches = len(table.searches.costs)
     people.step(surprise[0])  # judged: the early search's dealing is taken, no search again
-    assert table.actions[-1] == surprise[0] and len(table.search_costs) == searches
+    assert table.actions[-1] == surprise[0] and len(table.searches.costs) == searches
     assert surprise[0].split()[0] in table.states[-2].hands[seat]
 
 
@@ -157,7 +157,7 @@ def test_a_card_no_hand_can_hold_is_refused_with_the_reason(tmp_path) -> None:
     assert table.search_asked is not None  # the likely verdict first, the search asked
     table.search_now()
     assert isinstance(table.decision, Discrepancy) and table.decision.wrong[0].site == "pad:play"
-    assert table.actions == before and table.search_costs
+    assert table.actions == before and table.searches.costs
 
 
 def test_the_score_waits_for_the_missions_and_takes_only_a_possible_one(tmp_path) -> None:
@@ -519,7 +519,7 @@ def test_the_service_looks_early_off_its_loop_and_judges_when_the_look_answers(
     for site in moved:
         tracker.tag_arrived(reader_of[site], uid_of[shown[site]], 10.0)
     assert tracker.board == shown and not table.successors.matching(shown)
-    searches = len(table.search_costs)
+    searches = len(table.searches.costs)
 
     async def a_scan_later() -> float | None:
         async with working(service):
@@ -532,4 +532,4 @@ def test_the_service_looks_early_off_its_loop_and_judges_when_the_look_answers(
 
     assert asyncio.run(a_scan_later()) is None  # judged at once now
     service.judge()
-    assert table.actions[-1] == surprise[0] and len(table.search_costs) == searches
+    assert table.actions[-1] == surprise[0] and len(table.searches.costs) == searches
