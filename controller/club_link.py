@@ -163,6 +163,8 @@ class ClubLink:
         self._new_result = asyncio.Event()
         self._announce = asyncio.Event()
         self._sent_state: bytes | None = None
+        self._told: tuple[Any, ...] = ()
+        """What ``_sent_state`` was made from (``_facts``)."""
         self._sent_events = service.table.logged
         """The table's event count told already: a link begun mid-game tells what follows."""
         self._maybe_ended = asyncio.Event()
@@ -317,11 +319,23 @@ class ClubLink:
                 self._sent_state = None  # Home Assistant reads the state anew
             for event in self.events():
                 await self._send(client, topic(self.table, "events"), event.model_dump_json())
-            state = self.state().model_dump_json().encode()
-            if state != self._sent_state:
-                await self._send(client, topic(self.table, "state"), state, retain=True)
-                self._sent_state = state
+            facts = self._facts()
+            if self._sent_state is None or not _same(facts, self._told):
+                state = self.state().model_dump_json().encode()
+                if state != self._sent_state:
+                    await self._send(client, topic(self.table, "state"), state, retain=True)
+                    self._sent_state = state
+                self._told = facts
             await asyncio.sleep(STATE_INTERVAL)
+
+    def _facts(self) -> tuple[Any, ...]:
+        """What the public state is made from, cheap to take: the position (the state object
+        itself), the game, its log, the verdict and the language. Most of what wakes ``_tell``
+        is the hubs' heartbeats and frames, which change none of it; the state is rendered only
+        when one of these changed (on a Pi a status render costs tens of milliseconds)."""
+        table = self.service.table
+        return (table.state if table.started else None, table.game_id, table.logged,
+                table.decision, len(table.reveals), self.service.texts().language)
 
     def _uid(self) -> str | None:
         table = self.service.table
@@ -460,3 +474,9 @@ def forget_topics(table: str) -> list[str]:
     """Every retained topic a table leaves on the broker: an empty retained message on each
     removes the table from the broker and from Home Assistant."""
     return [*discovery(table, "").keys(), topic(table, "state"), topic(table, "availability")]
+
+
+def _same(facts: tuple[Any, ...], told: tuple[Any, ...]) -> bool:
+    """The position by identity (two states may be equal and deep to compare), the rest by
+    value."""
+    return bool(told) and facts[0] is told[0] and facts[1:] == told[1:]

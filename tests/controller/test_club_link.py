@@ -13,7 +13,14 @@ from types import SimpleNamespace
 import pytest
 
 from controller.cli.virtual.club_tables import quick_service
-from controller.club_link import MAX_SEATS, BrokerAddress, ClubLink, cancel_all, discovery
+from controller.club_link import (
+    MAX_SEATS,
+    STATE_INTERVAL,
+    BrokerAddress,
+    ClubLink,
+    cancel_all,
+    discovery,
+)
 from controller.club_messages import HA_STATUS, Response, topic
 from controller.club_service import ClubService
 from controller.language import catalogue
@@ -178,6 +185,37 @@ def test_a_table_stopped_cleanly_says_it_is_offline(tmp_path, broker):
         assert await availability(url) == "online"
         await cancel_all([task])
         assert await availability(url) == "offline"
+
+    run(scenario())
+
+
+def test_the_state_is_rendered_only_when_the_table_changed(tmp_path, broker, monkeypatch):
+    """What wakes the link is mostly the hubs (heartbeats, frames), which change nothing the
+    club sees: the status is rendered again only after a move, a verdict or a language."""
+    async def scenario() -> None:
+        url = BrokerAddress.parse(broker.url)
+        service = a_service(tmp_path)
+        service.new_game(["anna", "ben"])
+        link = ClubLink(service, url, "kitchen")
+        renders: list[int] = []
+        real = link.state
+        monkeypatch.setattr(link, "state", lambda: renders.append(1) or real())
+        task = asyncio.create_task(link.run())
+        await until(lambda: link.connected and link._sent_state is not None)
+        first = len(renders)
+        for _ in range(6):  # six heartbeats' worth of wakes, a state interval apart
+            service.publish()
+            await asyncio.sleep(STATE_INTERVAL)
+        assert len(renders) == first
+        service.table.observe(service.table.successors.changing[0].board)  # the stack laid
+        service.publish()
+        moves = len(service.table.actions)  # with the missions dealt after it
+        await until(lambda: json.loads(link._sent_state or b"{}").get("moves") == moves)
+        assert len(renders) == first + 1
+        service.language = "de"  # the profile's language, after a restart with another
+        service.publish()
+        await until(lambda: json.loads(link._sent_state or b"{}").get("language") == "de")
+        await cancel_all([task])
 
     run(scenario())
 
