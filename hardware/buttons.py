@@ -99,18 +99,23 @@ class ButtonPanel:
             self._down_since[role] = time.monotonic()
 
     def _hold(self, role: str) -> None:
+        """From gpiozero's hold thread, which may run late on a busy machine: a hold that
+        comes after the release has lost the race (the release told a press), so one gesture
+        is never both. The event is handed on under the lock, before the release can tell."""
         with self._lock:
+            if role not in self._down_since:
+                return
             self._held.add(role)
-        self._on_event(ButtonEvent(role, "hold"))
+            self._on_event(ButtonEvent(role, "hold"))
 
     def _released(self, role: str) -> None:
         with self._lock:
             was_held = role in self._held
             self._held.discard(role)
             since = self._down_since.pop(role, None)
-        chatter = since is None or time.monotonic() - since < self.settings.bounce_seconds
-        if not was_held and not chatter:
-            self._on_event(ButtonEvent(role, "press"))
+            chatter = since is None or time.monotonic() - since < self.settings.bounce_seconds
+            if not was_held and not chatter:
+                self._on_event(ButtonEvent(role, "press"))
 
     def close(self) -> None:
         for button in self.buttons.values():

@@ -72,6 +72,26 @@ def test_long_push_is_a_hold_and_not_also_a_press(factory: MockFactory) -> None:
     panel.close()
 
 
+def test_a_late_hold_and_a_release_make_one_gesture(factory: MockFactory) -> None:
+    """gpiozero's hold thread and the release race on a busy machine: whichever comes first
+    tells the gesture, never both (the hold thread's call is made here by hand, at each side
+    of the release)."""
+    recorder = Recorder()
+    panel = ButtonPanel(SETTINGS, recorder, pin_factory=factory)
+    button, pin = panel.buttons["undo"], factory.pin(6)
+    pin.drive_low()
+    pin.drive_high()
+    button.when_held()  # the hold thread, late: the button is up already
+    assert recorder.events == [ButtonEvent("undo", "press")]
+    recorder.events.clear()
+    pin.drive_low()
+    button.when_held()  # in time: the release after it tells nothing more
+    pin.drive_high()
+    time.sleep(SETTINGS.hold_seconds + 0.1)  # the hold thread itself, had it woken, is late
+    assert recorder.events == [ButtonEvent("undo", "hold")]
+    panel.close()
+
+
 def test_bounces_within_the_debounce_time_are_one_press(factory: MockFactory) -> None:
     seen = Recorder()
     settings = ButtonSettings("mock", 1.0, 0.05, MappingProxyType({"confirm": 5, "undo": 6}),
