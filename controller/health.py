@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from games.core.game import Sentence
+from games.core.game import Sentence, verbatim
 from hardware.link import TOO_NOISY, LinkDown, LinkHealth, LinkUp
 from hardware.protocol import Heartbeat, ReaderFault, SelfTest, Snapshot
+from hardware.wording import Wording
 
 from . import status as report
 from .hubs import Hub
@@ -62,8 +63,8 @@ class HardwareHealth:
                             {"hub": hub.name, "firmware": str(event.hello.firmware_version)})
         elif isinstance(event, LinkDown):
             self.heartbeats.pop(hub.name, None)
-            return Sentence("hub {hub} disconnected: {reason}",
-                            {"hub": hub.name, "reason": str(event.reason)})
+            return Sentence("hub {hub} disconnected: {reason}",  # the reason translated too
+                            {"hub": hub.name, "reason": sentence_of(event.reason)})
         return None
 
     def report(self, hubs: Sequence[Hub], led_count: int, led_pushes: int | None,
@@ -86,12 +87,37 @@ class HardwareHealth:
             unique_id=hello.hub_id.hex() if hello and hello.hub_id else hub.settings.unique_id,
             readers=len(hub.settings.readers), frames=health.frames,
             crc_errors=health.crc_errors, dropped=health.dropped, gaps=health.gaps,
-            reconnects=health.reconnects, last_error=health.refused or health.last_error,
+            reconnects=health.reconnects,
+            last_error=_said(health.refused or health.last_error, translate),
             firmware=hello.firmware_version if hello else None,
             scan_ms=round(hub.period * 1000, 1) if hub.last_beat is not None else None,
             heartbeat=self.heartbeats.get(hub.name),
             byte_errors=None if health.byte_errors is None else round(health.byte_errors, 3),
             too_noisy=translate(_too_noisy(hub.name, health)) if health.too_noisy else None)
+
+
+def sentence_of(wording: Wording | str) -> Sentence:
+    """The hardware's words as a Sentence the catalogues translate: its msgid is the template,
+    a nested wording a nested sentence (the drop reason inside "dropped a frame: ...").
+
+    Every field of the msgid is filled (a missing value as its ``{name}``, as ``str()`` shows
+    it), so no catalogue's translation lacks one; a msgid that is not a plain template, or a
+    bare text, goes on the page as written."""
+    if isinstance(wording, str):
+        return verbatim(wording)
+    names = wording.fields()
+    if names is None:
+        return verbatim(str(wording))
+    args: dict[str, str | Sentence] = {}
+    for name in names:
+        value = wording.params.get(name, f"{{{name}}}")
+        args[name] = sentence_of(value) if isinstance(value, Wording) else str(value)
+    return Sentence(wording.msgid, args)
+
+
+def _said(wording: Wording | str | None, translate: Callable[[Sentence], str]) -> str | None:
+    """The link's trouble in the reader's language (None: none)."""
+    return None if wording is None else translate(sentence_of(wording))
 
 
 def _too_noisy(name: str, health: LinkHealth) -> Sentence:

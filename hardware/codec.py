@@ -48,6 +48,7 @@ from hardware.protocol import (
     TagLeft,
     Watching,
 )
+from hardware.wording import Wording
 
 DELIMITER = b"\x00"
 MAX_UID = 10
@@ -61,11 +62,13 @@ _PART = struct.Struct("<HBB")
 
 
 class FrameError(HardwareError, ValueError):
-    """A frame that cannot be trusted. `kind` names the reason for the health counters."""
+    """A frame that cannot be trusted. `kind` names the reason for the health counters,
+    `wording` says it for people (the status page shows the last one, in its language)."""
 
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, kind: str, wording: Wording) -> None:
+        super().__init__(str(wording))
         self.kind = kind
+        self.wording = wording
 
 
 # -- encoding -------------------------------------------------------------------------------
@@ -84,19 +87,18 @@ def _u8(value: int, what: str) -> bytes:
 
 
 def _body(message: Message) -> tuple[MessageType, bytes]:
+    """A message's type and body bytes (ValueError for a field that does not fit the wire)."""
+    found = _hub_body(message) or _host_body(message)
+    if found is None:
+        raise TypeError(f"not a protocol message: {message!r}")
+    return found
+
+
+def _hub_body(message: Message) -> tuple[MessageType, bytes] | None:
+    """The body of a message the hub sends (None: not one of those)."""
     match message:
-        case Hello(protocol_version, reader_count, miss_limit, firmware_version, hub_id,
-                   schedule):
-            text = firmware_version.encode()
-            head = (_u8(protocol_version, "protocol version") + _u8(reader_count, "reader count")
-                    + _u8(miss_limit, "miss limit"))
-            if protocol_version >= 2:
-                head += _u8(len(hub_id), "hub id length") + hub_id
-                head += _u8(len(schedule), "field classes")
-                for members in schedule:
-                    head += _u8(len(members), "class size") + b"".join(
-                        _u8(r, "reader") for r in members)
-            return MessageType.HELLO, head + _u8(len(text), "firmware version length") + text
+        case Hello():
+            return MessageType.HELLO, _hello_body(message)
         case SelfTest(readers):
             parts = [_u8(len(readers), "reader count")]
             parts += [_u8(r.status, "status") + _u8(r.version, "version") for r in readers]
@@ -110,20 +112,22 @@ def _body(message: Message) -> tuple[MessageType, bytes]:
         case Heartbeat(uptime_ms, scan_cycles, crc_errors, missed_reads, cycle_us):
             values = (uptime_ms, scan_cycles, crc_errors, missed_reads, cycle_us)
             return MessageType.HEARTBEAT, _HEARTBEAT.pack(*(v & 0xFFFFFFFF for v in values))
-        case SnapshotPart(changes, reader, readers, state):
-            _u8(readers, "reader count")
-            if not 0 <= reader < readers:
-                raise ValueError(f"part of reader {reader} in a snapshot of {readers} readers")
-            parts = [_PART.pack(changes & 0xFFFF, reader, readers),
-                     _u8(state.status, "status"), _u8(len(state.uids), "tag count")]
-            parts += [_uid(uid) for uid in state.uids]
-            return MessageType.SNAPSHOT_PART, b"".join(parts)
+        case SnapshotPart():
+            return MessageType.SNAPSHOT_PART, _snapshot_part_body(message)
         case Pong(token):
             return MessageType.PONG, _U32.pack(token)
         case Settings(miss_limit, scan_pause_ms):
             return MessageType.SETTINGS, _SETTINGS.pack(miss_limit, scan_pause_ms)
         case CommandError(command, code):
             return MessageType.COMMAND_ERROR, _u8(command, "command") + _u8(code, "code")
+        case Watching(stride, readers):
+            return MessageType.WATCHING, _u8(stride, "stride") + _bitmap(readers)
+    return None
+
+
+def _host_body(message: Message) -> tuple[MessageType, bytes] | None:
+    """The body of a command the host sends (None: not one of those)."""
+    match message:
         case RequestHello():
             return MessageType.REQUEST_HELLO, b""
         case RequestSnapshot(readers):
@@ -134,9 +138,32 @@ def _body(message: Message) -> tuple[MessageType, bytes]:
             return MessageType.SET_SCAN, _SETTINGS.pack(miss_limit, scan_pause_ms)
         case SetWatch(stride, readers):
             return MessageType.SET_WATCH, _u8(stride, "stride") + _bitmap(readers)
-        case Watching(stride, readers):
-            return MessageType.WATCHING, _u8(stride, "stride") + _bitmap(readers)
-    raise TypeError(f"not a protocol message: {message!r}")
+    return None
+
+
+def _hello_body(hello: Hello) -> bytes:
+    """Version 2 and later carry the hub's id and its field schedule; version 1 did not (the
+    link still reads it, to tell the maker to flash)."""
+    head = (_u8(hello.protocol_version, "protocol version")
+            + _u8(hello.reader_count, "reader count") + _u8(hello.miss_limit, "miss limit"))
+    if hello.protocol_version >= 2:
+        head += _u8(len(hello.hub_id), "hub id length") + hello.hub_id
+        head += _u8(len(hello.schedule), "field classes")
+        for members in hello.schedule:
+            head += _u8(len(members), "class size") + b"".join(
+                _u8(r, "reader") for r in members)
+    text = hello.firmware_version.encode()
+    return head + _u8(len(text), "firmware version length") + text
+
+
+def _snapshot_part_body(part: SnapshotPart) -> bytes:
+    _u8(part.readers, "reader count")
+    if not 0 <= part.reader < part.readers:
+        raise ValueError(f"part of reader {part.reader} in a snapshot of {part.readers} readers")
+    parts = [_PART.pack(part.changes & 0xFFFF, part.reader, part.readers),
+             _u8(part.state.status, "status"), _u8(len(part.state.uids), "tag count")]
+    parts += [_uid(uid) for uid in part.state.uids]
+    return b"".join(parts)
 
 
 def _bitmap(readers: tuple[int, ...]) -> bytes:
@@ -172,7 +199,8 @@ class _Reader:
 
     def take(self, n: int) -> bytes:
         if self.pos + n > len(self.data):
-            raise FrameError("bad_body", f"{self.kind.name} frame body is truncated")
+            raise FrameError("bad_body", Wording("{kind} frame body is truncated",
+                                                 {"kind": self.kind.name}))
         out = self.data[self.pos : self.pos + n]
         self.pos += n
         return out
@@ -185,18 +213,21 @@ class _Reader:
         try:
             return ReaderStatus(value)
         except ValueError:
-            raise FrameError("bad_body", f"unknown reader status {value}") from None
+            raise FrameError("bad_body", Wording("unknown reader status {value}",
+                                                 {"value": str(value)})) from None
 
     def uid(self) -> bytes:
         n = self.u8()
         if not 1 <= n <= MAX_UID:
-            raise FrameError("bad_body", f"tag UID length {n} is not 1..{MAX_UID}")
+            raise FrameError("bad_body", Wording("tag UID length {length} is not 1..{most}",
+                                                 {"length": str(n), "most": str(MAX_UID)}))
         return self.take(n)
 
     def done(self) -> None:
         if self.pos != len(self.data):
             extra = len(self.data) - self.pos
-            raise FrameError("bad_body", f"{self.kind.name} frame has {extra} extra bytes")
+            raise FrameError("bad_body", Wording("{kind} frame has {extra} extra bytes",
+                                                 {"kind": self.kind.name, "extra": str(extra)}))
 
 
 def _hello(r: _Reader) -> Message:
@@ -211,7 +242,7 @@ def _hello(r: _Reader) -> Message:
     try:
         text = r.take(r.u8()).decode()
     except UnicodeDecodeError:
-        raise FrameError("bad_body", "firmware version is not UTF-8") from None
+        raise FrameError("bad_body", Wording("firmware version is not UTF-8")) from None
     return Hello(version, count, misses, text, hub_id, tuple(schedule))
 
 
@@ -227,7 +258,8 @@ def _self_test(r: _Reader) -> Message:
 def _snapshot_part(r: _Reader) -> Message:
     changes, reader, readers = _PART.unpack(r.take(_PART.size))
     if reader >= readers:
-        raise FrameError("bad_body", f"part of reader {reader} in a snapshot of {readers}")
+        raise FrameError("bad_body", Wording("part of reader {reader} in a snapshot of {readers}",
+                                             {"reader": str(reader), "readers": str(readers)}))
     status = r.status()
     return SnapshotPart(changes, reader, readers,
                         ReaderState(status, tuple(r.uid() for _ in range(r.u8()))))
@@ -237,10 +269,11 @@ def _readers(r: _Reader) -> tuple[int, ...]:
     """The rest of the body as a reader bitmap (none: no bytes)."""
     bitmap = r.take(len(r.data) - r.pos)
     if len(bitmap) > REQUEST_BITMAP_BYTES:
-        raise FrameError("bad_body", f"reader bitmap of {len(bitmap)} bytes")
+        raise FrameError("bad_body", Wording("reader bitmap of {size} bytes",
+                                             {"size": str(len(bitmap))}))
     readers = tuple(n for n in range(len(bitmap) * 8) if bitmap[n // 8] >> (n % 8) & 1)
     if bitmap and not readers:
-        raise FrameError("bad_body", "a reader bitmap that names no reader")
+        raise FrameError("bad_body", Wording("a reader bitmap that names no reader"))
     return readers
 
 
@@ -260,7 +293,8 @@ def _command_error(r: _Reader) -> Message:
     try:
         return CommandError(command, CommandErrorCode(value))
     except ValueError:
-        raise FrameError("bad_body", f"unknown command error code {value}") from None
+        raise FrameError("bad_body", Wording("unknown command error code {value}",
+                                             {"value": str(value)})) from None
 
 
 def _settings(cls: type[Settings] | type[SetScan]) -> Callable[[_Reader], Message]:
@@ -290,15 +324,17 @@ _DECODERS: dict[MessageType, Callable[[_Reader], Message]] = {
 def decode_payload(payload: bytes) -> Packet:
     """Check the CRC and parse an unstuffed payload."""
     if len(payload) < _HEADER.size + _CRC.size:
-        raise FrameError("short", f"frame of {len(payload)} bytes is shorter than 7")
+        raise FrameError("short", Wording("frame of {size} bytes is shorter than 7",
+                                          {"size": str(len(payload))}))
     head, (crc,) = payload[:-4], _CRC.unpack(payload[-4:])
     if zlib.crc32(head) != crc:
-        raise FrameError("crc", "CRC mismatch: the frame was damaged on the way")
+        raise FrameError("crc", Wording("CRC mismatch: the frame was damaged on the way"))
     type_byte, seq = _HEADER.unpack(head[: _HEADER.size])
     try:
         kind = MessageType(type_byte)
     except ValueError:
-        raise FrameError("unknown_type", f"unknown frame type 0x{type_byte:02x}") from None
+        raise FrameError("unknown_type", Wording("unknown frame type {type}",
+                                                 {"type": f"0x{type_byte:02x}"})) from None
     reader = _Reader(kind, head[_HEADER.size :])
     message = _DECODERS[kind](reader)
     reader.done()
@@ -310,11 +346,13 @@ def decode(frame: bytes) -> Packet:
     if frame.endswith(DELIMITER):
         frame = frame[:-1]
     if len(frame) > MAX_FRAME:
-        raise FrameError("too_long", f"frame of {len(frame)} bytes exceeds {MAX_FRAME}")
+        raise FrameError("too_long", Wording("frame of {size} bytes exceeds {most}",
+                                             {"size": str(len(frame)), "most": str(MAX_FRAME)}))
     try:
         payload = cobs.decode(frame)
     except cobs.DecodeError as exc:
-        raise FrameError("cobs", f"bad COBS stuffing: {exc}") from None
+        raise FrameError("cobs", Wording("bad COBS stuffing: {error}",
+                                         {"error": str(exc)})) from None
     return decode_payload(payload)
 
 
@@ -323,7 +361,7 @@ class Dropped:
     """A frame the stream decoder threw away, and why (for logs and health counters)."""
 
     kind: str
-    reason: str
+    reason: Wording
 
 
 class StreamDecoder:
@@ -354,7 +392,8 @@ class StreamDecoder:
             self._append(data[start:end])
             start = end + 1
             if self._overflow:
-                self._drop("too_long", f"frame longer than {MAX_FRAME} bytes")
+                self._drop("too_long", Wording("frame longer than {most} bytes",
+                                               {"most": str(MAX_FRAME)}))
                 if self.sizes is not None:
                     self.sizes.append((MAX_FRAME + 1, False))
             elif self._buffer:
@@ -363,7 +402,7 @@ class StreamDecoder:
                     self.frames += 1
                     ok = True
                 except FrameError as exc:
-                    self._drop(exc.kind, str(exc))
+                    self._drop(exc.kind, exc.wording)
                     ok = False
                 if self.sizes is not None:
                     self.sizes.append((len(self._buffer) + 1, ok))
@@ -379,7 +418,7 @@ class StreamDecoder:
         else:
             self._buffer += chunk
 
-    def _drop(self, kind: str, reason: str) -> None:
+    def _drop(self, kind: str, reason: Wording) -> None:
         self.errors[kind] += 1
         self.last_error = Dropped(kind, reason)
 

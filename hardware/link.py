@@ -49,6 +49,7 @@ from hardware.protocol import (
     TagLeft,
 )
 from hardware.snapshots import Mirror, Pacer, request_for
+from hardware.wording import PORT_CLOSED, Wording
 
 log = logging.getLogger(__name__)
 
@@ -114,12 +115,14 @@ class LinkHealth:
     reconnects: int = 0
     unexpected: int = 0
     """Well-formed frames the hub should never send (host commands echoed back)."""
-    last_error: str | None = None
+    last_error: Wording | None = None
+    """The link's last trouble (the port would not open, the hub was lost, a damaged frame, a
+    refused hub), for people: ``str()`` is the English, the status page translates it."""
     heartbeat: Heartbeat | None = None
     """The hub's last heartbeat: its own counters and the real scan period (cycle_us)."""
     readers: tuple[ReaderStatus, ...] = ()
     """Health of each reader, from the self-test, fault reports and snapshots."""
-    refused: str | None = None
+    refused: Wording | None = None
     """Why the hub on this port cannot be used (an old protocol): flash it, then replug."""
     frame_loss: float | None = None
     """Fraction of the hub's frames lost or damaged over the last LOSS_WINDOW_SECONDS (None
@@ -225,7 +228,9 @@ class LinkUp:
 
 @dataclass(frozen=True, slots=True)
 class LinkDown:
-    reason: str
+    """The port closed or failed; ``reason`` says why, for the event log."""
+
+    reason: Wording
 
 
 LinkEvent = LinkUp | LinkDown | Snapshot | HubMessage
@@ -343,7 +348,8 @@ class HubLink:
             try:
                 port = await asyncio.to_thread(self._serial_factory, self.url, self.baudrate)
             except (serial.SerialException, OSError, ValueError) as exc:
-                self._update(last_error=f"cannot open {self.url}: {exc}")
+                self._update(last_error=Wording("cannot open {url}: {error}",
+                                                {"url": self.url, "error": str(exc)}))
                 await asyncio.sleep(self.backoff.delay(attempt))
                 attempt += 1
                 continue
@@ -351,15 +357,16 @@ class HubLink:
             try:
                 await self._serve(port)
             except (serial.SerialException, OSError) as exc:
-                reason = f"lost the hub at {self.url}: {exc}"
-                log.warning(reason)
+                reason = Wording("lost the hub at {url}: {error}",
+                                 {"url": self.url, "error": str(exc)})
+                log.warning("%s", reason)
                 self._update(last_error=reason)
             finally:
                 await self._close(port)
             if self._health.connected or self._connected_event.is_set():
                 self._connected_event.clear()
                 self._update(connected=False)
-                await self._events.put(LinkDown(self._health.last_error or "port closed"))
+                await self._events.put(LinkDown(self._health.last_error or PORT_CLOSED))
             await asyncio.sleep(self.backoff.delay(0))
 
     # -- internals ------------------------------------------------------------------------
@@ -410,7 +417,8 @@ class HubLink:
         damaged = sum(errors[kind] for kind in _DAMAGE)
         self._update(crc_errors=damaged, dropped=self._decoder.dropped)
         if self._decoder.last_error is not None:
-            self._update(last_error=f"dropped a frame: {self._decoder.last_error.reason}")
+            self._update(last_error=Wording("dropped a frame: {reason}",
+                                            {"reason": self._decoder.last_error.reason}))
         for packet in packets:
             await self._handle(packet)
         if self._decoder.dropped > dropped_before:
@@ -460,7 +468,7 @@ class HubLink:
         refusal = self._refusal(message) if isinstance(message, Hello) else None
         if refusal is not None:
             if self._health.refused != refusal:
-                log.error(refusal)
+                log.error("%s", refusal)
             self._update(connected=False, refused=refusal, last_error=refusal)
             return
         if self._health.refused is not None:
@@ -497,17 +505,22 @@ class HubLink:
         self._note_health(message)
         await self._events.put(message)  # type: ignore[arg-type]
 
-    def _refusal(self, hello: Hello) -> str | None:
+    def _refusal(self, hello: Hello) -> Wording | None:
         """Why the hub that said this hello cannot be used here, if it cannot."""
         if hello.protocol_version != PROTOCOL_VERSION:
-            return (f"the hub on {self.url} speaks protocol {hello.protocol_version} "
-                    f"(firmware {hello.firmware_version!r}); this table needs protocol "
-                    f"{PROTOCOL_VERSION}: flash the new firmware (docs/firmware.md, "
-                    "Flashing), then plug the hub in again")
+            return Wording(
+                "the hub on {url} speaks protocol {version} (firmware {firmware}); this table "
+                "needs protocol {needed}: flash the new firmware (docs/firmware.md, Flashing), "
+                "then plug the hub in again",
+                {"url": self.url, "version": str(hello.protocol_version),
+                 "firmware": repr(hello.firmware_version), "needed": str(PROTOCOL_VERSION)})
         if self.unique_id is not None and hello.hub_id.hex() != self.unique_id:
-            return (f"the hub on {self.url} is {hello.hub_id.hex() or 'nameless'}, not "
-                    f"{self.unique_id} as the profile says: the cables are swapped, or the "
-                    "profile names the wrong port (the status page shows each hub's id)")
+            return Wording(
+                "the hub on {url} is {found}, not {expected} as the profile says: the cables "
+                "are swapped, or the profile names the wrong port (the status page shows each "
+                "hub's id)",
+                {"url": self.url, "found": hello.hub_id.hex() or Wording("nameless"),
+                 "expected": self.unique_id})
         return None
 
     def _note_health(self, message: Message) -> None:

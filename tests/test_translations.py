@@ -1,9 +1,11 @@
 """Every text a person reads has its German, in the catalogue of the package that says it.
 
 The message ids are extracted from the sources as the runtime will look them up:
-- Python: the first argument of ``Sentence(...)`` and of ``_(...)`` (both branches of a
-  conditional). This walks the syntax tree rather than using Babel's token-based Python
-  extractor, which glues ``"a" if n == 1 else "b"`` into one id no code ever asks for.
+- Python: the first argument of ``Sentence(...)``, of ``_(...)`` and of the hardware's
+  ``Wording(...)`` (both branches of a conditional). The hardware has no catalogue: its words
+  reach people through the controller, so they must be in ``controller/locale``. This walks
+  the syntax tree rather than using Babel's token-based Python extractor, which glues
+  ``"a" if n == 1 else "b"`` into one id no code ever asks for.
 - JavaScript (``controller/static/*.js``, ``simulator/static/*.js`` and inline ``<script>``):
   ``t("...")`` calls with a literal first argument, wherever they stand: also inside the
   ``${...}`` of template strings, which Babel's JavaScript extractor passes over.
@@ -42,7 +44,12 @@ from games.core.translation import Catalogue, CatalogueError, package_locale
 from games.registry import all_games
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "controller", "simulator")
+PACKAGES = ("games", "controller", "simulator", "hardware")
+SPOKEN_FOR = {"hardware": "controller"}
+"""A package without a catalogue, and the one whose catalogue translates its texts: the link's
+errors (``hardware.wording.Wording``) are worded on the page by ``controller.health``."""
+MSGID_CALLS = ("Sentence", "_", "Wording")
+"""The calls whose first argument is a msgid."""
 ATTRIBUTES = ("data-i18n-title", "data-i18n-placeholder", "data-i18n-aria-label")
 T_CALL = re.compile(r"""(?<![\w$.])(?:I18n\.)?t\(\s*"""
                     r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')\s*[,)]""")
@@ -56,7 +63,8 @@ VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "l
 
 
 def python_msgids(source: str) -> Iterator[tuple[int, str]]:
-    """``Sentence("...")`` and ``_("...")`` first arguments, with their line."""
+    """``Sentence("...")``, ``_("...")`` and ``Wording("...")`` first arguments, with their
+    line."""
     tree = ast.parse(source)
     constants = {target.id: node.value.value for node in tree.body
                  if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
@@ -67,7 +75,7 @@ def python_msgids(source: str) -> Iterator[tuple[int, str]]:
             continue
         name = node.func.id if isinstance(node.func, ast.Name) else (
             node.func.attr if isinstance(node.func, ast.Attribute) else None)
-        if name in ("Sentence", "_"):
+        if name in MSGID_CALLS:
             yield from ((node.lineno, text) for text in literals(node.args[0], constants))
 
 
@@ -149,7 +157,7 @@ def catalogue_folder(path: Path) -> Path:
         game = ROOT / "games" / parts[1]
         return game / "locale" if game.is_dir() and parts[1] != "core" else \
             ROOT / "games/core/locale"
-    return ROOT / parts[0] / "locale"
+    return ROOT / SPOKEN_FOR.get(parts[0], parts[0]) / "locale"
 
 
 def sources() -> dict[Path, set[str]]:
@@ -275,9 +283,10 @@ def test_every_catalogue_loads(folder: Path) -> None:
 def test_the_extractors_find_what_the_runtime_looks_up() -> None:
     python = list(python_msgids(
         'x = Sentence("one {n}" if n == 1 else "many {n}", {"n": Sentence("swan")})\n'
-        'y = _("marked")\nz = Sentence(kind)\nKIND = "pieces"\nw = Sentence(KIND)\n'))
-    assert sorted(msgid for _, msgid in python) == ["many {n}", "marked", "one {n}", "pieces",
-                                                    "swan"]
+        'y = _("marked")\nz = Sentence(kind)\nKIND = "pieces"\nw = Sentence(KIND)\n'
+        'v = Wording("cannot open {url}", {"url": url})\n'))
+    assert sorted(msgid for _, msgid in python) == ["cannot open {url}", "many {n}", "marked",
+                                                    "one {n}", "pieces", "swan"]
     page = PageTexts()
     page.feed('<p data-i18n>Put  the\n  swan back</p><input data-i18n-placeholder="Players">'
               '<span data-i18n>a <b>bold</b> word</span>'
@@ -291,6 +300,7 @@ def test_the_extractors_find_what_the_runtime_looks_up() -> None:
     assert catalogue_folder(ROOT / "games/topiary/engine.py") == ROOT / "games/topiary/locale"
     assert catalogue_folder(ROOT / "games/core/game.py") == ROOT / "games/core/locale"
     assert catalogue_folder(ROOT / "simulator/static/sim.html") == ROOT / "simulator/locale"
+    assert catalogue_folder(ROOT / "hardware/link.py") == ROOT / "controller/locale"
 
 
 def test_a_broken_catalogue_is_refused_with_its_place(tmp_path: Path) -> None:

@@ -454,7 +454,9 @@ def check_page(host: Host, setup: Setup) -> list[Finding]:
         return [Finding("page", "skip", "status page: skipped: simulated")]
     url = f"http://127.0.0.1:{setup.port}/api/status"
     try:
-        body = host.fetch(url, PAGE_SECONDS)
+        # In English, as the doctor speaks: the table's own language may be another, and the
+        # hub checks read the service's words (its hubs' last errors).
+        body = host.fetch(f"{url}?lang=en", PAGE_SECONDS)
         status = json.loads(body)
         if not isinstance(status, dict):
             raise ValueError("not a JSON object")

@@ -182,16 +182,18 @@ async def probe_hub_async(url: str, *, baudrate: int = DEFAULT_BAUDRATE,
         with contextlib.suppress(asyncio.CancelledError):
             await task
     health = link.health()
-    error = health.refused
+    # The command line speaks English: the link's words as their English text.
+    refused = None if health.refused is None else str(health.refused)
+    last_error = None if health.last_error is None else str(health.last_error)
+    error = refused
     if hello is None and error is None:
-        reason = f" ({health.last_error})" if health.last_error else ""
+        reason = f" ({last_error})" if last_error else ""
         error = port_problem(url) or (
             f"no hub answered on {url} within {timeout:g} s{reason}: check the cable, and "
             "that the hub runs the tabletop firmware (tabletop hub flash)")
     if self_test is not None and len(readers) != len(self_test):
         readers = [check.status for check in self_test]
-    return HubReport(url, hello, self_test, tuple(readers), tags, error, health.refused,
-                     health.last_error)
+    return HubReport(url, hello, self_test, tuple(readers), tags, error, refused, last_error)
 
 
 def probe_hub(url: str, *, baudrate: int = DEFAULT_BAUDRATE, timeout: float = INFO_TIMEOUT,

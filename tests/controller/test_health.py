@@ -3,11 +3,26 @@ them, by the profile's reader numbers whichever hub scans them."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import serial
+from cobs import cobs
+
+from controller import status as report
 from controller.health import HardwareHealth
 from controller.hubs import WATCH_STRIDE, Hub
-from hardware.link import HubLink, LinkDown, LinkUp
+from controller.language import CONTROLLER_LOCALE, ENGLISH
+from games.core.translation import CORE_LOCALE, cached_catalogue
+from hardware import codec
+from hardware.link import Backoff, HubLink, LinkDown, LinkHealth, LinkUp
 from hardware.profile import HubSettings
 from hardware.protocol import (
+    PROTOCOL_VERSION,
     Heartbeat,
     Hello,
     ReaderCheck,
@@ -17,8 +32,10 @@ from hardware.protocol import (
     SelfTest,
     SetWatch,
     Snapshot,
+    TagArrived,
     Watching,
 )
+from hardware.wording import PORT_CLOSED, Wording
 
 
 def hub(name: str = "hub", readers: tuple[int, ...] = (0, 1, 2)) -> Hub:
@@ -109,3 +126,160 @@ def test_one_scan_is_counted_on_only_for_readers_the_hub_confirmed_it_watches() 
     assert one.rescan == WATCH_STRIDE * 0.05
     one.watching = one.confirming
     assert one.watching == Watching(1, ()) and one.rescan == 0.05
+
+
+# -- the link's troubles in the reader's language -------------------------------------------
+
+URL = "/dev/ttyHUB"
+GERMAN = cached_catalogue("de", (CORE_LOCALE, CONTROLLER_LOCALE))
+OLD_HELLO = Hello(1, 10, 3, "tabletop-hub 1.0.0")
+
+
+class ScriptedPort:
+    """A serial port that returns its reads in turn (an exception is raised instead), then
+    nothing; what the link writes is taken and forgotten."""
+
+    def __init__(self, *reads: bytes | Exception) -> None:
+        self.reads = list(reads)
+        self.in_waiting = 0
+
+    def read(self, size: int) -> bytes:
+        if not self.reads:
+            time.sleep(0.01)  # the port's read timeout
+            return b""
+        said = self.reads.pop(0)
+        if isinstance(said, Exception):
+            raise said
+        return said
+
+    def write(self, data: bytes) -> int:
+        return len(data)
+
+    def close(self) -> None:
+        pass
+
+
+def damaged_frame() -> bytes:
+    payload = bytearray(codec.encode_payload(TagArrived(2, b"\x04\xa1\xb2\xc3"), 0))
+    payload[-1] ^= 0xFF  # the CRC no longer fits
+    return cobs.encode(bytes(payload)) + codec.DELIMITER
+
+
+def link_trouble(port: ScriptedPort | Exception, unique_id: str | None = None,
+                 until: Callable[[LinkHealth], bool] = lambda h: h.last_error is not None,
+                 ) -> tuple[HubLink, list[object]]:
+    """A link run on ``port`` (an exception: the port will not open) until ``until``, with
+    the events it handed on."""
+    def factory(url: str, baudrate: int) -> ScriptedPort:
+        if isinstance(port, Exception):
+            raise port
+        return port
+
+    link = HubLink(URL, backoff=Backoff(0.01, 1, 0.01), serial_factory=factory,
+                   unique_id=unique_id)
+
+    async def main() -> list[object]:
+        task = asyncio.create_task(link.run())
+        try:
+            async with asyncio.timeout(3):
+                while not until(link.health()):
+                    await asyncio.sleep(0.01)
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        events = []
+        while not link._events.empty():
+            events.append(link._events.get_nowait())
+        return events
+
+    return link, asyncio.run(main())
+
+
+LINK_TROUBLES = {
+    "cannot open": (
+        lambda: link_trouble(serial.SerialException("[Errno 2] No such file or directory")),
+        f"cannot open {URL}: [Errno 2] No such file or directory",
+        f"{URL} lässt sich nicht öffnen: [Errno 2] No such file or directory"),
+    "lost": (
+        lambda: link_trouble(ScriptedPort(OSError(5, "Input/output error"))),
+        f"lost the hub at {URL}: [Errno 5] Input/output error",
+        f"Verbindung zum Hub an {URL} verloren: [Errno 5] Input/output error"),
+    "dropped": (
+        lambda: link_trouble(ScriptedPort(damaged_frame())),
+        "dropped a frame: CRC mismatch: the frame was damaged on the way",
+        "Paket verworfen: CRC stimmt nicht: Das Paket wurde unterwegs beschädigt"),
+    "old protocol": (
+        lambda: link_trouble(ScriptedPort(codec.encode(OLD_HELLO, 0))),
+        f"the hub on {URL} speaks protocol 1 (firmware 'tabletop-hub 1.0.0'); this table needs "
+        f"protocol {PROTOCOL_VERSION}: flash the new firmware (docs/firmware.md, Flashing), "
+        "then plug the hub in again",
+        f"Der Hub an {URL} spricht Protokoll 1 (Firmware 'tabletop-hub 1.0.0'); dieser Tisch "
+        f"braucht Protokoll {PROTOCOL_VERSION}: Spiel die neue Firmware auf (docs/firmware.md, "
+        "Flashing) und steck den Hub dann neu ein"),
+    "another hub": (
+        lambda: link_trouble(ScriptedPort(codec.encode(Hello(PROTOCOL_VERSION, 3, 3, "hub"), 0)),
+                             unique_id="c0ffee"),
+        f"the hub on {URL} is nameless, not c0ffee as the profile says: the cables are "
+        "swapped, or the profile names the wrong port (the status page shows each hub's id)",
+        f"Der Hub an {URL} ist namenlos und nicht c0ffee, wie das Profil sagt: Die Kabel sind "
+        "vertauscht, oder das Profil nennt den falschen Anschluss (die Statusseite zeigt die "
+        "ID jedes Hubs)"),
+}
+
+
+@pytest.mark.parametrize("kind", LINK_TROUBLES)
+def test_each_link_trouble_reaches_the_status_in_german_and_english(kind: str) -> None:
+    run, english, german = LINK_TROUBLES[kind]
+    link, _ = run()
+    one = Hub(HubSettings(URL, 115_200, "left", None, (0,)), link)
+    health = HardwareHealth({0: "stack:1"})
+    assert str(link.health().refused or link.health().last_error) == english  # the CLI's
+    assert health.report([one], 0, None).hubs[0].last_error == english
+    assert health.report([one], 0, None, translate=ENGLISH.text).hubs[0].last_error == english
+    assert health.report([one], 0, None, translate=GERMAN.text).hubs[0].last_error == german
+
+
+def test_a_hub_lost_is_logged_with_its_reason_in_the_readers_language() -> None:
+    hello = codec.encode(Hello(PROTOCOL_VERSION, 1, 3, "fake"), 0)
+    _, events = link_trouble(ScriptedPort(hello, OSError(5, "Input/output error")),
+                             until=lambda h: h.reconnects > 0)
+    down = next(event for event in events if isinstance(event, LinkDown))
+    line = HardwareHealth({}).note(down, hub("left"))
+    assert line is not None
+    logged = report.Logged("hardware", line)
+    assert logged.text == f"hub left disconnected: lost the hub at {URL}: [Errno 5] " \
+                          "Input/output error"
+    assert logged.event(GERMAN.text).text == \
+        f"Hub left getrennt: Verbindung zum Hub an {URL} verloren: [Errno 5] Input/output error"
+    closed = HardwareHealth({}).note(LinkDown(PORT_CLOSED), hub("left"))
+    assert closed is not None and str(closed) == "hub left disconnected: port closed"
+    assert GERMAN.text(closed) == "Hub left getrennt: Anschluss geschlossen"
+
+
+NOT_A_STR: Any = 3
+"""A value of the wrong type, as a careless caller might pass it."""
+
+
+@pytest.mark.parametrize(("said", "english", "german"), [
+    (Wording("cannot open {url}: {error}", {"url": "x"}), "cannot open x: {error}",
+     "x lässt sich nicht öffnen: {error}"),
+    (Wording("port closed", {"stray": "y"}), "port closed", "Anschluss geschlossen"),
+    (Wording("dropped a frame: {reason}", {"reason": Wording("unknown frame type {type}")}),
+     "dropped a frame: unknown frame type {type}", "Paket verworfen: unbekannter Pakettyp {type}"),
+    (Wording("a stray { brace, {n}", {"n": "1"}), "a stray { brace, {n}",
+     "a stray { brace, {n}"),
+    (Wording("no msgid anyone knows: {n}", {"n": NOT_A_STR}), "no msgid anyone knows: 3",
+     "no msgid anyone knows: 3"),
+    ("unplugged", "unplugged", "unplugged"),
+], ids=["missing", "extra", "nested missing", "stray brace", "unknown msgid", "bare text"])
+def test_bad_or_unknown_link_words_are_shown_not_raised(said: Wording | str, english: str,
+                                                        german: str) -> None:
+    link = HubLink(URL)
+    link._update(last_error=said)
+    one = Hub(HubSettings(URL, 115_200, "left", None, (0,)), link)
+    health = HardwareHealth({0: "stack:1"})
+    assert health.report([one], 0, None).hubs[0].last_error == english
+    assert health.report([one], 0, None, translate=GERMAN.text).hubs[0].last_error == german
+    line = health.note(LinkDown(said), one)  # type: ignore[arg-type]  # a bare text too
+    assert line is not None and GERMAN.text(line) == f"Hub left getrennt: {german}"
