@@ -20,6 +20,7 @@ from .sentence import Sentence as Sentence
 from .sentence import comma_list as comma_list
 from .sentence import listing as listing
 from .sentence import verbatim as verbatim
+from .whole_numbers import is_whole
 
 if TYPE_CHECKING:
     from .scoresheet import ScoreSheet
@@ -165,9 +166,7 @@ class Game(ABC, Generic[State]):
         """The state before setup (the first steps are usually chance: shuffles and deals)."""
 
     def check_player_count(self, n_players: int) -> int:
-        if isinstance(n_players, bool) or not isinstance(n_players, int) or not (
-            self.min_players <= n_players <= self.max_players
-        ):
+        if not is_whole(n_players) or not self.min_players <= n_players <= self.max_players:
             raise BadSetup(Sentence("{game} is for {least} to {most} players, not {count}", {
                 "game": Sentence(self.name), "least": str(self.min_players),
                 "most": str(self.max_players), "count": repr(n_players)}))
@@ -211,9 +210,7 @@ class Game(ABC, Generic[State]):
         Defaults are filled in first; each later rule change then maps its option back to the
         value that keeps the old reading. Refuses a revision this engine does not know.
         """
-        if isinstance(revision, bool) or not isinstance(revision, int) or not (
-            1 <= revision <= self.revision
-        ):
+        if not is_whole(revision) or not 1 <= revision <= self.revision:
             raise BadSetup(Sentence("{game} knows rules revisions 1 to {newest}, not {given}", {
                 "game": Sentence(self.name), "newest": str(self.revision),
                 "given": repr(revision)}))

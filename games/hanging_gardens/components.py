@@ -10,9 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
-from games.core.datafile import field, load_toml
+from games.core.datafile import (
+    by_player_count,
+    field,
+    load_toml,
+    whole_number,
+    whole_numbers,
+    words,
+)
 from games.core.errors import DataFileError
 
 DATA_FILE = Path(__file__).parent / "data" / "hanging_gardens.toml"
@@ -105,47 +111,21 @@ def _card(text: object, letters: dict[str, int], where: str) -> tuple[int, ...]:
     return tuple(codes)
 
 
-def _positive(table: dict[str, Any], key: str, where: str) -> int:
-    value = field(table, key, int, where)
-    if value < 1:
-        raise DataFileError(f"{where}: {key} must be at least 1")
-    return value
-
-
 @cache
 def load_components(path: Path = DATA_FILE) -> Components:
     """Read and check the data file; every error names the file and the field."""
     where = str(path)
     data = load_toml(path)
-    garden = field(data, "garden", dict, where)
-    rows, cols = _positive(garden, "rows", where), _positive(garden, "cols", where)
-    start = field(garden, "start", list, where)
-    if (
-        len(start) != 2
-        or not all(isinstance(v, int) for v in start)
-        or not (0 <= start[0] <= rows - CARD_ROWS and 0 <= start[1] <= cols - CARD_COLS)
-    ):
-        raise DataFileError(f"{where}: garden.start must be [row, col] of a card inside the garden")
-
-    display = field(data, "display", dict, where)
-    raw_cards = field(display, "cards", dict, where)
-    try:
-        display_cards = {int(k): v for k, v in raw_cards.items()}
-    except ValueError:
-        raise DataFileError(f"{where}: display.cards keys must be player counts") from None
-    if sorted(display_cards) != [2, 3, 4] or not all(
-        isinstance(v, int) and 1 <= v <= 4 for v in display_cards.values()
-    ):
-        raise DataFileError(f"{where}: display.cards must give 1 to 4 cards for 2, 3 and 4 players")
-
-    temples = field(data, "temples", dict, where)
-    per_player = _positive(temples, "per_player", where)
-    colours = tuple(field(temples, "colours", list, where))
-    if (
-        len(colours) < 4
-        or len(set(colours)) != len(colours)
-        or not all(isinstance(c, str) and c.isalpha() and c.islower() for c in colours)
-    ):
+    rows = whole_number(data, "garden.rows", where, 1)
+    cols = whole_number(data, "garden.cols", where, 1)
+    start = whole_numbers(data, "garden.start", where, length=2)
+    if not (start[0] <= rows - CARD_ROWS and start[1] <= cols - CARD_COLS):
+        raise DataFileError(f"{where}: garden.start must be [row, col] of a card inside the "
+                            f"garden, not {list(start)}")
+    display_cards = by_player_count(data, "display.cards", where, 1, 4, what="cards")
+    per_player = whole_number(data, "temples.per_player", where, 1)
+    colours = words(data, "temples.colours", where)
+    if len(colours) < 4:
         raise DataFileError(f"{where}: temples.colours must name 4 different lower-case colours")
 
     cards_table = field(data, "cards", dict, where)
@@ -168,13 +148,10 @@ def load_components(path: Path = DATA_FILE) -> Components:
     series: dict[str, SeriesKind] = {}
     for name, entry in series_table.items():
         spot = f"{where} [tiles.series.{name}]"
-        points = field(entry, "points", list, spot)
-        if not points or not all(isinstance(p, int) and p >= 0 for p in points):
-            raise DataFileError(f"{spot}: points must be whole numbers, one per series size")
         series[name] = SeriesKind(
             name,
-            _positive(entry, "count", spot),
-            tuple(points),
+            whole_number(entry, "count", spot, 1),
+            whole_numbers(entry, "points", spot),
             field(entry, "assumed", bool, spot),
         )
     persons: dict[str, PersonKind] = {}
@@ -198,8 +175,8 @@ def load_components(path: Path = DATA_FILE) -> Components:
     if len(set(kinds)) != len(kinds):
         raise DataFileError(f"{where}: score-tile kinds must have different names")
     counts = tuple(series[k].count if k in series else 1 for k in kinds)
-    tile_columns = _positive(tiles, "columns", where)
-    tile_rows = _positive(tiles, "rows", where)
+    tile_columns = whole_number(data, "tiles.columns", where, 1)
+    tile_rows = whole_number(data, "tiles.rows", where, 1)
     if sum(counts) < tile_columns * tile_rows:
         raise DataFileError(f"{where}: too few score tiles to fill the display")
     return Components(
@@ -215,7 +192,7 @@ def load_components(path: Path = DATA_FILE) -> Components:
         card_names=tuple(f"c{number + 1:02d}" for number in range(len(cards))),
         tile_columns=tile_columns,
         tile_rows=tile_rows,
-        extra_from=_positive(tiles, "extra_from", where),
+        extra_from=whole_number(data, "tiles.extra_from", where, 1),
         missing_points=field(tiles, "missing_points", int, where),
         kinds=kinds,
         kind_counts=counts,

@@ -14,6 +14,7 @@ from typing import Any
 
 from games.core.errors import BadPosition
 from games.core.scoresheet import ScoreSheet
+from games.core.whole_numbers import is_whole
 
 from .components import Components
 from .scoring import rank_winners, score_sheet
@@ -61,7 +62,7 @@ def score_position(
             counts[index[tile]] += 1
             used[tile] += 1
         lost = entry.get("missing", 0)
-        if not isinstance(lost, int) or isinstance(lost, bool) or lost < 0:
+        if not is_whole(lost) or lost < 0:
             raise BadPosition(f"{name}: missing must be a whole number 0 or more")
         names.append(name)
         collections.append(tuple(counts))

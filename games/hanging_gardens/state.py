@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from games.core.errors import BadState
+from games.core.state_fields import entries, flag, one_of, player_names, whole, wholes
 
 from .components import FIRST_MOTIF, GROUND, TABLE, Components
 
@@ -123,74 +124,57 @@ def state_to_json(state: HangingGardensState, components: Components) -> dict[st
     }
 
 
-def _ints(value: Any, what: str, low: int, high: int) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(
-        isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in value
-    ):
-        raise BadState(f"{what} must be a list of whole numbers {low} to {high}")
-    return tuple(value)
-
-
 def state_from_json(data: Mapping[str, Any], components: Components) -> HangingGardensState:
     """Rebuild a state, refusing anything malformed with a message naming the field."""
     if not isinstance(data, Mapping) or data.get("game") != "hanging_gardens":
         raise BadState("not a Hanging Gardens state")
     try:
-        players = tuple(data["players"])
+        players = player_names(data["players"])
         n = len(players)
-        if not 2 <= n <= 4 or not all(isinstance(p, str) for p in players):
-            raise BadState("players must be 2 to 4 names")
         card_of = {name: number for number, name in enumerate(components.card_names)}
         kind_of = {name: number for number, name in enumerate(components.kinds)}
         fields = components.fields
-        phase = data["phase"]
-        if phase not in PHASES:
-            raise BadState(f"unknown phase {phase!r}")
+        phase = one_of(data["phase"], "phase", PHASES)
         deck = tuple(card_of[name] for name in data["deck"])
         display = tuple(EMPTY if c is None else card_of[c] for c in data["display"])
         slots = tuple(EMPTY if k is None else kind_of[k] for k in data["tile_slots"])
         if len(slots) != components.tile_columns * components.tile_rows:
             raise BadState("tile_slots has the wrong length")
         box = dict(zip(components.kinds, components.kind_counts, strict=True))
-        stack = tuple(_count(data["stack"][k], f"stack.{k}", box[k]) for k in components.kinds)
-        tops = tuple(_ints(top, "tops", TABLE, 99) for top in data["tops"])
-        tags = tuple(
-            _ints(t, "tags", TEMPLE_TAG, 2 * len(components.cards) - 1) for t in data["tags"]
-        )
-        temples = tuple(_ints(t, "temples", 0, fields - 1) for t in data["temples"])
-        collected = tuple(tuple(_count(c[k], f"collected.{k}", box[k]) for k in components.kinds)
-                          for c in data["collected"])
-        extras = tuple(tuple(_count(c[k], f"extras.{k}", box[k]) for k in components.kinds)
-                       for c in data["extras"])
+        stack = _tile_counts(data["stack"], "stack", components)
+        tops = _per_seat(data, "tops", TABLE, 99)
+        tags = _per_seat(data, "tags", TEMPLE_TAG, 2 * len(components.cards) - 1)
+        temples = _per_seat(data, "temples", 0, fields - 1)
+        collected = tuple(_tile_counts(c, f"collected[{seat}]", components)
+                          for seat, c in enumerate(entries(data["collected"], "collected")))
+        extras = tuple(_tile_counts(c, f"extras[{seat}]", components)
+                       for seat, c in enumerate(entries(data["extras"], "extras")))
         if len(extras) != len(collected) or any(
             e > h
             for held, hidden in zip(collected, extras, strict=True)
             for h, e in zip(held, hidden, strict=True)
         ):
             raise BadState("extras must be among the collected tiles")
-        missing = _ints(data["missing"], "missing", 0, 999)
-        built = tuple(bool(b) for b in data["built"])
-        placed = _ints(data["placed"], "placed", 0, fields - 1)
+        missing = wholes(data["missing"], "missing", 0, 999)
+        built = tuple(flag(b, f"built[{seat}]")
+                      for seat, b in enumerate(entries(data["built"], "built")))
+        placed = wholes(data["placed"], "placed", 0, fields - 1)
         for what, per_seat in (("tops", tops), ("tags", tags)):
             if len(per_seat) != n or any(len(row) != fields for row in per_seat):
                 raise BadState(f"{what} must give {fields} fields for each player")
         if any(len(x) != n for x in (temples, collected, missing, built)):
             raise BadState("every per-player list must have one entry per player")
         # states written before these options existed were played under rules revision 1
-        reading = data.get("reading", "revision1")
-        gates = data.get("gates", "series")
-        if reading not in ("box", "revision1") or gates not in ("guard", "series"):
-            raise BadState("reading is box or revision1, gates is guard or series")
-        offer = data.get("extra_offered", False)
-        if not isinstance(offer, bool):
-            raise BadState("extra_offered is true or false")
+        reading = one_of(data.get("reading", "revision1"), "reading", ("box", "revision1"))
+        gates = one_of(data.get("gates", "series"), "gates", ("guard", "series"))
+        offer = flag(data.get("extra_offered", False), "extra_offered")
         state = HangingGardensState(
             players=players,
             first_reading=reading == "revision1",
             gate_series=gates == "series",
             phase=phase,
-            round=_count(data["round"], "round", _most_rounds(components, n)),
-            seat=_count(data["seat"], "seat", n - 1),
+            round=whole(data["round"], "round", 0, _most_rounds(components, n)),
+            seat=whole(data["seat"], "seat", 0, n - 1),
             deck=deck,
             display=display,
             tile_slots=slots,
@@ -203,8 +187,8 @@ def state_from_json(data: Mapping[str, Any], components: Components) -> HangingG
             missing=missing,
             built=built,
             placed=placed,
-            columns=_count(data["columns"], "columns", components.tile_columns),
-            ending=bool(data["ending"]),
+            columns=whole(data["columns"], "columns", 0, components.tile_columns),
+            ending=flag(data["ending"], "ending"),
             offer=offer,
         )
     except BadState:
@@ -225,8 +209,17 @@ def _most_rounds(components: Components, n_players: int) -> int:
     return math.ceil(len(components.cards) / components.display_cards[n_players])
 
 
-def _count(value: Any, what: str, high: int) -> int:
-    """A whole number from 0 to ``high`` (no bools, no strings, no fractions)."""
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
-        raise BadState(f"{what} must be a whole number from 0 to {high}, not {value!r}")
-    return value
+def _per_seat(
+    data: Mapping[str, Any], key: str, low: int, high: int
+) -> tuple[tuple[int, ...], ...]:
+    """``tops``, ``tags``, ``temples``: a list of numbers from ``low`` to ``high`` per seat."""
+    return tuple(wholes(row, f"{key}[{seat}]", low, high)
+                 for seat, row in enumerate(entries(data[key], key)))
+
+
+def _tile_counts(value: Any, what: str, components: Components) -> tuple[int, ...]:
+    """Score tiles counted per kind (``{"guard": 1, ...}``), none more than the box holds."""
+    if not isinstance(value, Mapping):
+        raise BadState(f"{what} must map each score-tile kind to a count, not {value!r}")
+    return tuple(whole(value[kind], f"{what}.{kind}", 0, count)
+                 for kind, count in zip(components.kinds, components.kind_counts, strict=True))

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
-from games.core.datafile import field, load_toml
+from games.core.datafile import field, load_toml, whole_number, whole_numbers, words
 from games.core.errors import DataFileError
 
 from .geometry import Geometry, build
@@ -49,12 +49,9 @@ def load_components(path: Path = DATA_FILE) -> Components:
     """Read and check the data file; every error names the file and the field."""
     where = str(path)
     data = load_toml(path)
-    board = field(data, "board", dict, where)
-    sides = field(board, "sides", list, where)
-    if len(sides) != 3 or not all(isinstance(s, int) and 1 <= s <= 9 for s in sides):
-        raise DataFileError(f"{where}: board.sides must be three side lengths 1 to 9")
+    sides = whole_numbers(data, "board.sides", where, 1, 9, length=3)
     geometry = build(*sides)
-    start_names = field(board, "start", list, where)
+    start_names = field(data, "board.start", list, where)
     for name in start_names:
         if name not in geometry.triangle_names:
             raise DataFileError(f"{where}: board.start names no triangle: {name!r}")
@@ -62,18 +59,11 @@ def load_components(path: Path = DATA_FILE) -> Components:
         raise DataFileError(f"{where}: board.start must name one or more different triangles")
     start = tuple(geometry.triangle(name) for name in start_names)
 
-    supply = field(data, "supply", dict, where)
-    black = field(supply, "black_triangles", int, where)
+    black = field(data, "supply.black_triangles", int, where)
     if black < len(start):
         raise DataFileError(f"{where}: supply.black_triangles must cover the start triangles")
-    stones = field(supply, "stones_per_player", int, where)
-    if stones < 1:
-        raise DataFileError(f"{where}: supply.stones_per_player must be at least 1")
-    colours = field(supply, "colours", list, where)
-    if len(colours) != 4 or len(set(colours)) != 4 or not all(
-        isinstance(c, str) and c.isalpha() and c.islower() for c in colours
-    ):
-        raise DataFileError(f"{where}: supply.colours must be 4 different lower-case words")
+    stones = whole_number(data, "supply.stones_per_player", where, 1)
+    colours = words(data, "supply.colours", where, count=4)
 
     pieces = field(data, "pieces", dict, where)
     ids = sorted(pieces)
@@ -91,9 +81,8 @@ def load_components(path: Path = DATA_FILE) -> Components:
             )
         sharp_a, wide_1, sharp_b, wide_2 = (colours.index(c) for c in corners)
         segments.append((sharp_a, wide_1, wide_1, sharp_b, wide_2, wide_2))
-    older = field(data, "revision1", dict, where)
-    old_stones = field(older, "stones_per_player", int, where)
-    old_pieces = field(older, "pieces", dict, where)
+    old_stones = whole_number(data, "revision1.stones_per_player", where, 1)
+    old_pieces = field(data, "revision1.pieces", dict, where)
     if sorted(old_pieces) != ids:
         raise DataFileError(f"{where}: revision1.pieces must list the pieces {ids[0]}..{ids[-1]}")
     old_segments = []

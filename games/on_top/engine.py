@@ -30,6 +30,7 @@ from games.core.game import (
     pile_value,
 )
 from games.core.scoresheet import ScoreSheet
+from games.core.state_fields import flag, one_of, player_names, whole
 
 from . import words
 from .actions import FILL, START, draw_text, place_text, tower_text
@@ -718,36 +719,51 @@ class OnTop(Game[OnTopState]):
             raise BadState(f"malformed On Top state: {error}") from None
 
     def _from_json(self, data: Mapping[str, Any]) -> OnTopState:
-        geometry = self.geometry
-        components = self.components
-        ids = components.piece_ids
-        players = tuple(data["players"])
-        if not 2 <= len(players) <= 4 or not all(isinstance(p, str) for p in players):
-            raise ValueError("players must be 2 to 4 names")
+        players = player_names(data["players"])
         n = len(players)
-        partners, phase, seat = data["partners"], data["phase"], data["seat"]
         # states written before the option existed were played under rules revision 1
-        reading = data.get("reading", "revision1")
-        if reading not in self.read:
-            raise ValueError("reading is box or revision1")
+        reading = one_of(data.get("reading", "revision1"), "reading", tuple(self.read))
         components = self.read[reading]
-        if not isinstance(partners, bool) or (partners and n != 4):
-            raise ValueError("partners must be true/false, and true only with 4 players")
+        partners = flag(data["partners"], "partners")
+        if partners and n != 4:
+            raise ValueError("partners is true only with 4 players")
         # states written before rules revision 3 had no neutral stones and no sudden win
-        neutral, sudden_win = data.get("neutral", False), data.get("sudden_win", False)
-        if not isinstance(neutral, bool) or not isinstance(sudden_win, bool):
-            raise ValueError("neutral and sudden_win must be true or false")
-        neutral = neutral and n < len(components.colours)
+        neutral = flag(data.get("neutral", False), "neutral") and n < len(components.colours)
+        sudden_win = flag(data.get("sudden_win", False), "sudden_win")
         counted = len(components.colours) if neutral else n
-        owners = [self._stone_owner(players, seat) for seat in range(counted)]
-        if phase not in PHASES or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError("unknown phase or seat")
+        phase = one_of(data["phase"], "phase", PHASES)
+        seat = whole(data["seat"], "seat", 0, n - 1)
+        ids = components.piece_ids
         bag = tuple(sorted(ids.index(piece) for piece in data["bag"]))
         drawn = EMPTY if data["drawn"] is None else ids.index(data["drawn"])
-        cells = [EMPTY] * len(geometry.triangles)
+        cells, wedges = self._rhombi_from_json(
+            data["rhombi"], components, counted, set(bag) | ({drawn} if drawn != EMPTY else set()))
+        cells = self._black_from_json(data["black"], cells)
+        black_left = components.black_triangles - cells.count(BLACK)
+        if black_left < 0:
+            raise ValueError("more black triangles than the box holds")
+        owners = [self._stone_owner(players, seat) for seat in range(counted)]
+        towers, left = self._towers_from_json(data["towers"], owners, components)
+        built = whole(data["built"], "built", 0, len(towers))
+        unbuilt = built < len(towers)
+        towers_fit = phase == "fill" or unbuilt == (phase == "tower")  # fill: either way
+        if (phase == "place") != (drawn != EMPTY) or not towers_fit:
+            raise ValueError(f"phase {phase} does not fit the drawn rhombus or the towers")
+        return OnTopState(
+            players, partners, reading == "revision1", neutral, sudden_win, phase, seat, bag,
+            drawn, cells, wedges, black_left, towers, built, left,
+        )
+
+    def _rhombi_from_json(
+        self, rhombi: Any, components: Components, counted: int, off_board: set[int]
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The triangles and wedges the laid rhombi cover; every rhombus is laid once or is
+        ``off_board`` (in the bag, or drawn)."""
+        ids = components.piece_ids
+        cells = [EMPTY] * len(self.geometry.triangles)
         wedges = [NEUTRAL] * (3 * len(cells))
-        used = set(bag) | ({drawn} if drawn != EMPTY else set())
-        for entry in data["rhombi"]:
+        used = set(off_board)
+        for entry in rhombi:
             piece = ids.index(entry["piece"])
             text = place_text(entry["a"], entry["b"])
             if piece in used or text not in self.place_index:
@@ -761,30 +777,30 @@ class OnTop(Game[OnTopState]):
                 wedges[slot] = colour if colour < counted else NEUTRAL
         if len(used) != len(ids):
             raise ValueError("rhombi are missing")
-        for name in data["black"]:
-            t = geometry.triangle(name)
-            if cells[t] != EMPTY:
+        return tuple(cells), tuple(wedges)
+
+    def _black_from_json(self, names: Any, cells: tuple[int, ...]) -> tuple[int, ...]:
+        """``cells`` with the black triangles ``names`` laid (on free triangles only)."""
+        covered = list(cells)
+        for name in names:
+            t = self.geometry.triangle(name)
+            if covered[t] != EMPTY:
                 raise ValueError(f"triangle {name} holds two pieces")
-            cells[t] = BLACK
-        black_left = components.black_triangles - cells.count(BLACK)
-        if black_left < 0:
-            raise ValueError("more black triangles than the box holds")
+            covered[t] = BLACK
+        return tuple(covered)
+
+    def _towers_from_json(
+        self, raw: Any, owners: list[str], components: Components
+    ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...]]:
+        """The towers (circle, seats bottom to top) and the stones each seat has left."""
         towers = []
-        left = [components.stones_per_player] * counted
-        for entry in data["towers"]:
-            circle = geometry.circle_names.index(entry["circle"])
+        left = [components.stones_per_player] * len(owners)
+        for entry in raw:
+            circle = self.geometry.circle_names.index(entry["circle"])
             stones = tuple(owners.index(name) for name in entry["stones"])
             for s in stones:
                 left[s] -= 1
             towers.append((circle, stones))
-        built = data["built"]
-        if min(left) < 0 or not isinstance(built, int) or not 0 <= built <= len(towers):
-            raise ValueError("too many stones, or a bad count of built towers")
-        unbuilt = built < len(towers)
-        towers_fit = phase == "fill" or unbuilt == (phase == "tower")  # fill: either way
-        if (phase == "place") != (drawn != EMPTY) or not towers_fit:
-            raise ValueError(f"phase {phase} does not fit the drawn rhombus or the towers")
-        return OnTopState(
-            players, partners, reading == "revision1", neutral, sudden_win, phase, seat, bag,
-            drawn, tuple(cells), tuple(wedges), black_left, tuple(towers), built, tuple(left),
-        )
+        if min(left) < 0:
+            raise ValueError("too many stones in the towers")
+        return tuple(towers), tuple(left)

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from games.core.datafile import field, load_toml
+from games.core.datafile import by_player_count, field, load_toml, whole_numbers, words
 from games.core.errors import DataFileError
+from games.core.whole_numbers import is_whole
 
 DATA = Path(__file__).parent / "data"
 EDITIONS = ("schmidt", "gamewright", "gamewright_all_cards")
@@ -87,7 +88,7 @@ def load_edition(edition: str, deck: str = DECKS[0]) -> Edition:
     for kind, count in per_colour.items():
         if kind not in CARD_KINDS:
             raise DataFileError(f"{where}: unknown card kind {kind!r} ({', '.join(CARD_KINDS)})")
-        if not isinstance(count, int) or count < 1:
+        if not is_whole(count) or count < 1:
             raise DataFileError(f"{where}: card count for {kind} must be a positive integer")
     cards = tuple(kind for kind in CARD_KINDS for _ in range(per_colour.get(kind, 0)))
     removed = field(cards_table, "removed_with_3_or_4", str, where)
@@ -96,22 +97,11 @@ def load_edition(edition: str, deck: str = DECKS[0]) -> Edition:
     set_aside = field(cards_table, "set_aside", int, where)
     if not 0 <= set_aside < len(cards) - 1:
         raise DataFileError(f"{where}: set_aside must leave cards to play")
-    colours = tuple(field(cards_table, "colours", list, where))
-    if len(colours) != 4 or len(set(colours)) != 4:
-        raise DataFileError(f"{where}: cards.colours must name 4 different colours")
-
-    missions_table = field(data, "missions", dict, where)
-    points = tuple(field(missions_table, "points", list, where))
-    depth = tuple(field(missions_table, "depth", list, where))
-    if len(points) != 3 or len(depth) != 3:
-        raise DataFileError(f"{where}: missions.points and missions.depth need 3 entries")
+    colours = words(data, "cards.colours", where, count=4)
+    points = whole_numbers(data, "missions.points", where, None, length=3)
+    depth = whole_numbers(data, "missions.depth", where, 1, length=3)
     missions, known = _missions(deck, names)
-    rounds = field(data, "rounds", dict, where)
-    by_players = {int(k): v for k, v in field(rounds, "by_players", dict, where).items()}
-    if sorted(by_players) != [2, 3, 4] or any(
-        not isinstance(v, int) or v < 1 for v in by_players.values()
-    ):
-        raise DataFileError(f"{where}: rounds.by_players must give rounds for 2, 3 and 4 players")
+    by_players = by_player_count(data, "rounds.by_players", where, 1, what="rounds")
     goal = field(data, "goal", dict, where)
     goal_points, goal_cap = field(goal, "points", int, where), field(goal, "cap", int, where)
     if goal_points < 1 or goal_cap < max(by_players.values()):
@@ -160,9 +150,6 @@ def _missions(deck: str, names: list[str]) -> tuple[tuple[Mission, ...], tuple[i
         raise DataFileError(f"{where}: need at least 16 mission cards for 4 players x 4 rounds")
     if len({m.tikis for m in missions}) != len(missions):
         raise DataFileError(f"{where}: two mission cards name the same tikis in the same order")
-    known = table.get("known", [])
-    if not isinstance(known, list) or any(
-        not isinstance(n, int) or not 1 <= n <= len(missions) for n in known
-    ):
-        raise DataFileError(f"{where}: known must list card numbers 1 to {len(missions)}")
-    return tuple(missions), tuple(known)
+    known = (whole_numbers(table, "known", where, 1, len(missions), may_be_empty=True)
+             if "known" in table else ())
+    return tuple(missions), known

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from games.core.errors import BadState
+from games.core.state_fields import entries, flag, texts, whole, wholes
 
 PHASES = ("build", "deal", "aside", "play", "cleanup", "over")
 """build: the stack is laid out (chance); deal: one mission each (chance); aside: each player
@@ -73,25 +74,26 @@ def state_from_json(data: Mapping[str, Any]) -> TikiState:
         raise BadState(f"Tiki Topple state lacks {', '.join(missing)}")
     try:
         state = TikiState(
-            players=_strings(data["players"]),
+            players=texts(data["players"], "players"),
             edition=str(data["edition"]),
             deck=str(data["deck"]),
-            goal=_flag(data["goal"], "goal"),
-            round=_int(data["round"]),
+            goal=flag(data["goal"], "goal"),
+            round=whole(data["round"], "round", None),
             phase=str(data["phase"]),
-            stack=_strings(data["stack"]),
-            toasted=_strings(data["toasted"]),
-            missions=tuple(_int(m) for m in data["missions"]),
-            used_missions=tuple(_int(m) for m in data["used_missions"]),
-            hands=tuple(_strings(hand) for hand in data["hands"]),
-            aside=tuple(_strings(cards) for cards in data["aside"]),
-            played=tuple(_strings(cards) for cards in data["played"]),
-            turn=_int(data["turn"]),
+            stack=texts(data["stack"], "stack"),
+            toasted=texts(data["toasted"], "toasted"),
+            missions=wholes(data["missions"], "missions", None),
+            used_missions=wholes(data["used_missions"], "used_missions", None),
+            hands=_per_seat(data, "hands"),
+            aside=_per_seat(data, "aside"),
+            played=_per_seat(data, "played"),
+            turn=whole(data["turn"], "turn", None),
             pad=str(data["pad"]),
-            totals=tuple(_int(t) for t in data["totals"]),
+            totals=wholes(data["totals"], "totals", None),
             history=tuple(
-                RoundResult(_strings(r["stack"]), tuple(_int(m) for m in r["missions"]))
-                for r in data["history"]
+                RoundResult(texts(r["stack"], f"history[{number}].stack"),
+                            wholes(r["missions"], f"history[{number}].missions", None))
+                for number, r in enumerate(entries(data["history"], "history"))
             ),
         )
     except (TypeError, KeyError, ValueError) as error:
@@ -103,19 +105,7 @@ def state_from_json(data: Mapping[str, Any]) -> TikiState:
     return state
 
 
-def _strings(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise TypeError(f"expected a list of strings, got {value!r}")
-    return tuple(value)
-
-
-def _int(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"expected an integer, got {value!r}")
-    return value
-
-
-def _flag(value: Any, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{what} is true or false, not {value!r}")
-    return value
+def _per_seat(data: Mapping[str, Any], key: str) -> tuple[tuple[str, ...], ...]:
+    """``hands``, ``aside``, ``played``: a list of card kinds per seat."""
+    return tuple(texts(cards, f"{key}[{seat}]")
+                 for seat, cards in enumerate(entries(data[key], key)))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from games.core.datafile import field, load_toml
+from games.core.datafile import by_player_count, field, load_toml, whole_numbers, words
 from games.core.errors import DataFileError
 
 DATA_FILE = Path(__file__).parent / "data" / "topiary.toml"
@@ -49,27 +49,6 @@ class Components:
         return tuple(self.tile_numbers[shape, value] for value in self.values)
 
 
-def _player_counts(table: dict[str, object], key: str, where: str) -> dict[int, int]:
-    raw = field(table, key, dict, where)
-    try:
-        counts = {int(k): v for k, v in raw.items()}
-    except ValueError:
-        raise DataFileError(f"{where}: {key} keys must be player counts 2, 3, 4") from None
-    if sorted(counts) != [2, 3, 4] or any(
-        not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in counts.values()
-    ):
-        raise DataFileError(f"{where}: {key} must give a whole number for 2, 3 and 4 players")
-    return counts
-
-
-def _words(values: list[object], what: str, where: str) -> tuple[str, ...]:
-    if not all(isinstance(v, str) and v.isalpha() and v.islower() for v in values):
-        raise DataFileError(f"{where}: {what} must be lower-case words, got {values}")
-    if len(set(values)) != len(values):
-        raise DataFileError(f"{where}: {what} must not repeat, got {values}")
-    return tuple(values)  # type: ignore[arg-type]
-
-
 @cache
 def load_components(path: Path = DATA_FILE) -> Components:
     """Read and check the data file; every error names the file and the field."""
@@ -81,13 +60,11 @@ def load_components(path: Path = DATA_FILE) -> Components:
         raise DataFileError(f"{where}: grid.size must be odd and at least 3 (it has a centre)")
 
     tiles_table = field(data, "tiles", dict, where)
-    values = field(tiles_table, "values", list, where)
-    if not values or not all(isinstance(v, int) and 1 <= v <= 9 for v in values):
-        raise DataFileError(f"{where}: tiles.values must be numbers 1 to 9")
-    if values != sorted(set(values)):
+    values = whole_numbers(data, "tiles.values", where, 1, 9)
+    if list(values) != sorted(set(values)):
         raise DataFileError(f"{where}: tiles.values must be increasing without repeats")
-    shapes = tuple(sorted(_words(field(tiles_table, "shapes", list, where), "shapes", where)))
-    assumed = _words(field(tiles_table, "assumed_shapes", list, where), "assumed_shapes", where)
+    shapes = tuple(sorted(words(data, "tiles.shapes", where)))
+    assumed = words(data, "tiles.assumed_shapes", where, may_be_empty=True)
     if not set(assumed) <= set(shapes):
         raise DataFileError(f"{where}: assumed_shapes must be among the shapes")
 
@@ -97,15 +74,11 @@ def load_components(path: Path = DATA_FILE) -> Components:
     if not all(isinstance(old, str) and new in shapes and old not in shapes
                for old, new in former.items()):
         raise DataFileError(f"{where}: former_names must map old names to today's shapes")
-    removed = _player_counts(setup, "removed_shapes", where)
-    if any(v > 1 for v in removed.values()):
-        raise DataFileError(f"{where}: setup.removed_shapes may be 0 or 1 per player count")
+    removed = by_player_count(data, "setup.removed_shapes", where, 0, 1,
+                              what="the shapes taken out")
 
-    visitors = field(data, "visitors", dict, where)
-    per_player = _player_counts(visitors, "per_player", where)
-    if any(v < 1 for v in per_player.values()):
-        raise DataFileError(f"{where}: visitors.per_player must be at least 1")
-    colours = _words(field(visitors, "colours", list, where), "visitors.colours", where)
+    per_player = by_player_count(data, "visitors.per_player", where, 1, what="visitors")
+    colours = words(data, "visitors.colours", where)
     if len(colours) < 4:
         raise DataFileError(f"{where}: visitors.colours must name a colour for each of 4 seats")
 

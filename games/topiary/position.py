@@ -13,6 +13,7 @@ from typing import Any
 
 from games.core.errors import BadPosition
 from games.core.scoresheet import ScoreSheet
+from games.core.whole_numbers import is_whole
 
 from .components import Components
 from .scoring import EMPTY, rank_winners, score_table
@@ -117,7 +118,7 @@ class _Reader:
             if (
                 not isinstance(tile, list)
                 or len(tile) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in tile)
+                or not all(is_whole(v) for v in tile)
             ):
                 raise BadPosition(f"{where}: tile must be [row, column]")
             row, col = tile

@@ -7,6 +7,7 @@ from typing import Any, NamedTuple
 
 from games.core.errors import BadState
 from games.core.grid import cell_name
+from games.core.state_fields import entries, flag, one_of, player_names, whole
 
 from .components import Components
 from .scoring import EMPTY
@@ -111,13 +112,9 @@ def _from_json(data: Mapping[str, Any], components: Components) -> TopiaryState:
             raise ValueError(f"unknown tile {name!r}")
         return numbers[name]
 
-    players = tuple(data["players"])
-    if not 2 <= len(players) <= 4 or not all(isinstance(p, str) for p in players):
-        raise ValueError("players must be 2 to 4 names")
+    players = player_names(data["players"])
     n = len(players)
-    phase = data["phase"]
-    if phase not in PHASES:
-        raise ValueError(f"unknown phase {phase!r}")
+    phase = one_of(data["phase"], "phase", PHASES)
     removed = components.current(data["removed"])
     if removed not in ("", *components.shapes):
         raise ValueError(f"unknown removed shape {removed!r}")
@@ -129,15 +126,14 @@ def _from_json(data: Mapping[str, Any], components: Components) -> TopiaryState:
     hands = tuple(tuple(sorted(tile(name) for name in hand)) for hand in data["hands"])
     supply = tuple(sorted(tile(name) for name in data["supply"]))
     spots = spot_index(size)
-    visitors = tuple((spots[v["spot"]], int(v["seat"])) for v in data["visitors"])
-    seat = data["seat"]
+    visitors = tuple((spots[v["spot"]], whole(v["seat"], f"visitors[{number}].seat", 0, n - 1))
+                     for number, v in enumerate(entries(data["visitors"], "visitors")))
+    seat = whole(data["seat"], "seat", 0, n - 1)
     gap = EMPTY if data["gap"] is None else _cell(data["gap"], size)
     pad = EMPTY if data["pad"] is None else tile(data["pad"])
-    draft = data["draft"]
-    if not isinstance(draft, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise ValueError("draft must be true/false and seat a seat number")
-    if len(hands) != n or any(not 0 <= s < n for _, s in visitors):
-        raise ValueError("hands and visitors must belong to the players' seats")
+    draft = flag(data["draft"], "draft")
+    if len(hands) != n:
+        raise ValueError("hands must belong to the players' seats")
     if len({spot for spot, _ in visitors}) != len(visitors):
         raise ValueError("two visitors on one spot")
     placed = [t for t in (*grid, *supply, pad, *sum(hands, ())) if t != EMPTY]
@@ -146,9 +142,7 @@ def _from_json(data: Mapping[str, Any], components: Components) -> TopiaryState:
         raise ValueError("a tile is in two places, or a removed shape is in play")
     if len(placed) + len(out) != len(components.tiles):
         raise ValueError("tiles are missing")
-    take = data.get("take", "must")
-    if take not in ("must", "may"):
-        raise ValueError("take must be must or may")
+    take = one_of(data.get("take", "must"), "take", ("must", "may"))
     return TopiaryState(players, draft, take == "may", phase, removed, grid, face_up, supply,
                         hands, visitors, seat, gap, pad)
 

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from games.core.datafile import field, load_toml
+from games.core.datafile import field, load_toml, whole_number, whole_numbers, words
 from games.core.errors import DataFileError
 
 DATA_FILE = Path(__file__).parent / "data" / "trapper.toml"
@@ -90,15 +90,6 @@ ASSUMED_FIELDS = (
 )
 
 
-def _ints(table: dict[str, Any], key: str, where: str, low: int = 1) -> tuple[int, ...]:
-    values = field(table, key, list, where)
-    if not values or not all(
-        isinstance(v, int) and not isinstance(v, bool) and v >= low for v in values
-    ):
-        raise DataFileError(f"{where}: {key} must be a list of whole numbers >= {low}")
-    return tuple(values)
-
-
 def _sides(text: Any, count: int, what: str, where: str) -> list[int]:
     if not isinstance(text, str) or len(text) != count or any(c not in SIDES for c in text):
         raise DataFileError(
@@ -123,23 +114,19 @@ def load_components(path: Path = DATA_FILE) -> Components:
     """Read and check the data file; every error names the file and the field."""
     where = str(path)
     data = load_toml(path)
-    size = field(field(data, "grid", dict, where), "size", int, where)
-    if size < 4 or size % 2:
+    size = whole_number(data, "grid.size", where, 4)
+    if size % 2:
         raise DataFileError(f"{where}: grid.size must be even and at least 4 (it has 4 centres)")
-    species_table = field(data, "species", dict, where)
-    species = field(species_table, "names", list, where)
-    if not species or not all(isinstance(s, str) and s.isalpha() and s.islower() for s in species):
-        raise DataFileError(f"{where}: species.names must be lower-case words")
-    if len(set(species)) != len(species) or {"canoe", "herb", "mushroom"} & set(species):
-        raise DataFileError(f"{where}: species.names must differ from each other and from "
-                            "canoe, herb, mushroom")
-    values = _ints(species_table, "animal_values", where)
-    capacities = _ints(species_table, "canoe_capacities", where)
+    species = words(data, "species.names", where)
+    if {"canoe", "herb", "mushroom"} & set(species):
+        raise DataFileError(f"{where}: species.names must differ from canoe, herb, mushroom")
+    values = whole_numbers(data, "species.animal_values", where, 1)
+    capacities = whole_numbers(data, "species.canoe_capacities", where, 1)
     if len(set(capacities)) != len(capacities):
         raise DataFileError(f"{where}: species.canoe_capacities must not repeat")
-    extras = field(data, "extras", dict, where)
-    herbs, mushrooms = field(extras, "herbs", int, where), field(extras, "mushrooms", int, where)
-    worths = _worths(field(data, "values", dict, where), where)
+    herbs, mushrooms = (whole_number(data, "extras.herbs", where),
+                        whole_number(data, "extras.mushrooms", where))
+    worths = _worths(data, where)
     herb_value, mushroom_value = next(iter(worths.values()))
     water = field(data, "water", dict, where)
     animal_water = field(water, "animals", dict, where)
@@ -171,11 +158,7 @@ def load_components(path: Path = DATA_FILE) -> Components:
             "(the four centre tiles go back in the box)"
         )
 
-    trappers = field(data, "trappers", dict, where)
-    colours = field(trappers, "colours", list, where)
-    if len(colours) != 4 or not all(isinstance(c, str) and c.isalpha() and c.islower()
-                                    for c in colours) or len(set(colours)) != 4:
-        raise DataFileError(f"{where}: trappers.colours must be 4 different lower-case words")
+    colours = words(data, "trappers.colours", where, count=4)
     half = size // 2
     starts = tuple(row * size + col for row in (half - 1, half) for col in (half - 1, half))
     cards = field(data, "cards", dict, where)
@@ -184,10 +167,9 @@ def load_components(path: Path = DATA_FILE) -> Components:
     draw = field(cards, "draw_per_turn", int, where)
     if per_colour < 2 or hand_size < 1 or draw < 1 or 4 * hand_size > 4 * per_colour:
         raise DataFileError(f"{where}: cards must allow dealing 4 hands of hand_size")
-    chips = field(data, "chips", dict, where)
-    bonus = _ints(chips, "bonus", where)
-    species_chips = _ints(chips, "species", where)
-    payouts = _ints(chips, "payouts", where)
+    bonus = whole_numbers(data, "chips.bonus", where, 1)
+    species_chips = whole_numbers(data, "chips.species", where, 1)
+    payouts = whole_numbers(data, "chips.payouts", where, 1)
     if list(bonus) != sorted(set(bonus)) or list(species_chips) != sorted(set(species_chips)):
         raise DataFileError(f"{where}: chips.bonus and chips.species must increase")
     if list(payouts) != sorted(payouts, reverse=True):
@@ -215,16 +197,16 @@ def load_components(path: Path = DATA_FILE) -> Components:
     )
 
 
-def _worths(table: dict[str, Any], where: str) -> dict[str, tuple[int, int]]:
+def _worths(data: dict[str, Any], where: str) -> dict[str, tuple[int, int]]:
     """``values``: set name -> {herb, mushroom} worths, at least one set."""
+    table = field(data, "values", dict, where)
     if not table:
         raise DataFileError(f"{where}: values must name at least one value set")
     worths = {}
     for name, entry in table.items():
-        if not isinstance(entry, dict) or set(entry) != {"herb", "mushroom"} or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in entry.values()
-        ):
-            raise DataFileError(f"{where}: values.{name} must be {{ herb = N, mushroom = N }} "
-                                "with whole numbers >= 1")
-        worths[name] = (entry["herb"], entry["mushroom"])
+        if not isinstance(entry, dict) or set(entry) != {"herb", "mushroom"}:
+            raise DataFileError(f"{where}: values.{name} must be {{ herb = N, mushroom = N }}, "
+                                f"not {entry!r}")
+        worths[name] = (whole_number(data, f"values.{name}.herb", where, 1),
+                        whole_number(data, f"values.{name}.mushroom", where, 1))
     return worths

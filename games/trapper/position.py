@@ -19,6 +19,7 @@ from typing import Any
 from games.core.action_text import is_number
 from games.core.errors import BadPosition
 from games.core.scoresheet import ScoreLine, ScoreSheet
+from games.core.whole_numbers import is_whole
 
 from .components import ANIMAL, CANOE, HERB, MUSHROOM, Components
 from .display import NONE, Canoe, Display
@@ -54,7 +55,7 @@ def score_position(
     displays = []
     sold_lines: list[list[ScoreLine]] = []
     for name in players:
-        if not isinstance(money[name], int) or isinstance(money[name], bool):
+        if not is_whole(money[name]):
             raise BadPosition(f"money of {name} must be a whole number")
         if money[name] < 0:
             raise BadPosition(f"money of {name} is {money[name]}: money starts at 0 and only "

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple, TypeVar
 
 from games.core.errors import BadState
 from games.core.grid import cell_name
+from games.core.state_fields import entries, flag, one_of, player_names, whole
 
 from .components import Components
 from .display import NONE, Canoe, Display, Sold
@@ -18,6 +20,7 @@ face-down layout, tile by tile in reading order (chance); deal: the starting han
 a time round the table (chance the table cannot see); turn: a player's turn; draw: the cards
 drawn at its end (chance the table cannot see); over: the game has ended."""
 CHANCE_PHASES = frozenset({"lay", "deal", "draw"})
+T = TypeVar("T")
 
 
 class TrapperState(NamedTuple):
@@ -143,115 +146,131 @@ def state_from_json(data: Mapping[str, Any], components: Components) -> TrapperS
 
 
 def _from_json(data: Mapping[str, Any], components: Components) -> TrapperState:
-    size = components.size
-    numbers = components.numbers
-    colours = components.colours
-
-    def tile(name: Any) -> int:
-        if name not in numbers:
-            raise ValueError(f"unknown tile {name!r}")
-        return numbers[name]
-
-    def maybe(name: Any) -> int:
-        return NONE if name is None else tile(name)
-
-    def counts(value: Any) -> tuple[int, ...]:
-        if set(value) != set(colours):
-            raise ValueError(f"card counts must name the colours {', '.join(colours)}")
-        result = tuple(int(value[c]) for c in colours)
-        if any(v < 0 for v in result):
-            raise ValueError("card counts cannot be negative")
-        return result
-
-    def cell(text: Any) -> int:
-        row, col = (int(part) for part in str(text).split(":"))
-        if not (0 <= row < size and 0 <= col < size):
-            raise ValueError(f"no cell {text!r}")
-        return row * size + col
-
-    def sold(value: Any) -> Sold:
-        return Sold(tile(value["canoe"]), tuple(tile(t) for t in value["load"]),
-                    int(value["amount"]))
-
-    def owner(value: Any, n: int) -> int:
-        if value is None:
-            return EMPTY
-        if not isinstance(value, int) or not 0 <= value < n:
-            raise ValueError("a chip owner is a seat number or null")
-        return value
-
-    values = data.get("values", "first_guess")
-    if not isinstance(values, str) or values not in components.worths:
-        raise ValueError(f"values must be one of {', '.join(components.worths)}, not {values!r}")
-    players = tuple(data["players"])
-    if not 2 <= len(players) <= 4 or not all(isinstance(p, str) for p in players):
-        raise ValueError("players must be 2 to 4 names")
+    players = player_names(data["players"])
     n = len(players)
-    phase = data["phase"]
-    if phase not in PHASES:
-        raise ValueError(f"unknown phase {phase!r}")
-    cells = data["grid"]
-    if not isinstance(cells, list) or len(cells) != size * size:
-        raise ValueError(f"grid must list {size * size} cells")
-    grid = tuple(EMPTY if c is None else tile(c["tile"]) for c in cells)
-    face_up = tuple(c is not None and c["face_up"] is True for c in cells)
-    displays = tuple(
-        Display(
-            canoes=tuple(
-                Canoe(tile(c["canoe"]), tuple(tile(t) for t in c["animals"]),
-                      maybe(c["herb"]), maybe(c["mushroom"]))
-                for c in d["canoes"]
-            ),
-            loose=tuple(sorted(tile(t) for t in d["loose"])),
-            sold=tuple(sold(s) for s in d["sold"]),
-        )
-        for d in data["displays"]
-    )
-    trappers = tuple(
-        EMPTY if data["trappers"][c] is None else cell(data["trappers"][c]) for c in colours
-    )
-    trapper = data["trapper"]
-    seat, draws_left, passes = data["seat"], data["draws_left"], data["passes"]
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (seat, draws_left, passes)):
-        raise ValueError("seat, draws_left and passes are whole numbers")
-    if not 0 <= draws_left <= components.draw_per_turn:
-        raise ValueError(f"draws_left is 0 to {components.draw_per_turn}, not {draws_left}")
-    if not 0 <= passes <= len(data["players"]):
-        raise ValueError(f"passes is 0 to the number of players, not {passes}")
-    if not 0 <= seat < n or len(displays) != n or len(data["hands"]) != n:
-        raise ValueError("seat, hands and displays must fit the players")
-    retired = tuple(bool(r) for r in data["retired"])
-    if len(retired) != n or not isinstance(data["traded"], bool):
-        raise ValueError("retired needs one entry per player; traded is true/false")
+    read = _Reader(components, n)
+    grid, face_up = read.grid(data["grid"])
+    hands = read.per_seat(data, "hands", read.counts)
+    retired = read.per_seat(data, "retired", flag)
+    displays = read.per_seat(data, "displays", read.display)
     state = TrapperState(
         players=players,
-        choose={"choose": True, "auto": False}[data["placement"]],
+        choose=one_of(data["placement"], "placement", ("choose", "auto")) == "choose",
         # states written before these options existed were played under revision 1
-        values=values,
-        first_reading={"revision1": True, "box": False}[data.get("reading", "revision1")],
-        phase=phase,
+        values=one_of(data.get("values", "first_guess"), "values", tuple(components.worths)),
+        first_reading=one_of(data.get("reading", "revision1"), "reading",
+                             ("box", "revision1")) == "revision1",
+        phase=one_of(data["phase"], "phase", PHASES),
         grid=grid,
         face_up=face_up,
-        supply=tuple(sorted(tile(t) for t in data["supply"])),
-        trappers=trappers,
-        hands=tuple(counts(h) for h in data["hands"]),
-        draw=counts(data["draw"]),
-        discard=counts(data["discard"]),
-        pad=tuple(colours.index(c) for c in data["pad"]),
-        seat=seat,
-        marker=owner(data["marker"], n),
-        trapper=EMPTY if trapper is None else colours.index(trapper),
-        traded=data["traded"],
-        draws_left=draws_left,
-        passes=passes,
+        supply=tuple(sorted(read.tiles(data["supply"], "supply"))),
+        trappers=read.trappers(data["trappers"]),
+        hands=hands,
+        draw=read.counts(data["draw"], "draw"),
+        discard=read.counts(data["discard"], "discard"),
+        pad=tuple(read.colour(c, f"pad[{index}]")
+                  for index, c in enumerate(entries(data["pad"], "pad"))),
+        seat=whole(data["seat"], "seat", 0, n - 1),
+        marker=read.owner(data["marker"], "marker"),
+        trapper=EMPTY if data["trapper"] is None else read.colour(data["trapper"], "trapper"),
+        traded=flag(data["traded"], "traded"),
+        draws_left=whole(data["draws_left"], "draws_left", 0, components.draw_per_turn),
+        passes=whole(data["passes"], "passes", 0, n),
         retired=retired,
         displays=displays,
-        sales=tuple(tuple(sold(s) for s in sales) for sales in data["sales"]),
-        bonus=tuple(owner(o, n) for o in data["bonus"]),
-        species=tuple(owner(o, n) for o in data["species"]),
+        sales=read.per_seat(data, "sales", read.sales),
+        bonus=read.owners(data["bonus"], "bonus"),
+        species=read.owners(data["species"], "species"),
     )
     _check_conservation(state, components)
     return state
+
+
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """Reads the JSON names of tiles, cells, colours and seats back into the engine's numbers,
+    each error naming the field."""
+
+    components: Components
+    seats: int
+
+    def per_seat(self, data: Mapping[str, Any], key: str,
+                 read: Callable[[Any, str], T]) -> tuple[T, ...]:
+        """``data[key]``: one entry per player, each read by ``read``."""
+        values = entries(data[key], key)
+        if len(values) != self.seats:
+            raise BadState(f"{key} needs one entry per player, not {len(values)}")
+        return tuple(read(value, f"{key}[{seat}]") for seat, value in enumerate(values))
+
+    def tile(self, name: Any, what: str) -> int:
+        numbers = self.components.numbers
+        if not isinstance(name, str) or name not in numbers:
+            raise BadState(f"{what}: unknown tile {name!r}")
+        return numbers[name]
+
+    def tiles(self, names: Any, what: str) -> tuple[int, ...]:
+        return tuple(self.tile(name, what) for name in entries(names, what))
+
+    def maybe(self, name: Any, what: str) -> int:
+        return NONE if name is None else self.tile(name, what)
+
+    def colour(self, name: Any, what: str) -> int:
+        return self.components.colours.index(one_of(name, what, self.components.colours))
+
+    def counts(self, value: Any, what: str) -> tuple[int, ...]:
+        """Cards counted per colour."""
+        colours = self.components.colours
+        if not isinstance(value, Mapping) or set(value) != set(colours):
+            raise BadState(f"{what}: card counts must name the colours {', '.join(colours)}")
+        return tuple(whole(value[c], f"{what}.{c}") for c in colours)
+
+    def cell(self, text: Any, what: str) -> int:
+        size = self.components.size
+        row, col = (int(part) for part in str(text).split(":"))
+        if not (0 <= row < size and 0 <= col < size):
+            raise BadState(f"{what}: no cell {text!r}")
+        return row * size + col
+
+    def grid(self, cells: Any) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        """The tile on each cell (EMPTY for none) and whether it lies face up."""
+        size = self.components.size
+        if not isinstance(cells, list) or len(cells) != size * size:
+            raise BadState(f"grid must list {size * size} cells")
+        grid = tuple(EMPTY if c is None else self.tile(c["tile"], f"grid[{index}]")
+                     for index, c in enumerate(cells))
+        face_up = tuple(c is not None and flag(c["face_up"], f"grid[{index}].face_up")
+                        for index, c in enumerate(cells))
+        return grid, face_up
+
+    def trappers(self, cells: Any) -> tuple[int, ...]:
+        """The cell of each trapper colour (EMPTY before setup)."""
+        return tuple(EMPTY if cells[c] is None else self.cell(cells[c], f"trappers.{c}")
+                     for c in self.components.colours)
+
+    def display(self, value: Any, what: str) -> Display:
+        canoes = tuple(
+            Canoe(self.tile(c["canoe"], what), self.tiles(c["animals"], what),
+                  self.maybe(c["herb"], what), self.maybe(c["mushroom"], what))
+            for c in entries(value["canoes"], f"{what}.canoes")
+        )
+        return Display(canoes=canoes, loose=tuple(sorted(self.tiles(value["loose"], what))),
+                       sold=self.sales(value["sold"], f"{what}.sold"))
+
+    def sales(self, value: Any, what: str) -> tuple[Sold, ...]:
+        return tuple(self.sold(sold, f"{what}[{index}]")
+                     for index, sold in enumerate(entries(value, what)))
+
+    def sold(self, value: Any, what: str) -> Sold:
+        return Sold(self.tile(value["canoe"], what), self.tiles(value["load"], what),
+                    whole(value["amount"], f"{what}.amount"))
+
+    def owner(self, value: Any, what: str) -> int:
+        """A chip's or the turn marker's seat, or EMPTY for null."""
+        return EMPTY if value is None else whole(value, what, 0, self.seats - 1)
+
+    def owners(self, values: Any, what: str) -> tuple[int, ...]:
+        return tuple(self.owner(value, f"{what}[{index}]")
+                     for index, value in enumerate(entries(values, what)))
 
 
 def _check_conservation(state: TrapperState, components: Components) -> None:

@@ -22,6 +22,7 @@ from games.core import (
     Sentence,
     Site,
 )
+from games.core.state_fields import entries, texts, whole
 
 from . import actions
 from .scoring import score_sheet, shell_name
@@ -246,22 +247,19 @@ class PearlDivers(Game[DiveState]):
 
     def state_from_json(self, data: Mapping[str, Any]) -> DiveState:
         try:
+            players = texts(data["players"], "players")
             state = DiveState(
-                _texts(data["players"]), _texts(data["lucky"]), _texts(data["pools"]),
-                _texts(data["bag"]), tuple(_texts(t) for t in data["taken"]), data["turn"])
+                players, texts(data["lucky"], "lucky"), texts(data["pools"], "pools"),
+                texts(data["bag"], "bag"),
+                tuple(texts(t, f"taken[{seat}]")
+                      for seat, t in enumerate(entries(data["taken"], "taken"))),
+                whole(data["turn"], "turn", 0, len(players) - 1))
         except (KeyError, TypeError) as error:
             raise BadState(f"not a Pearl Divers state ({error})") from None
         shells = set(self.box.shells)
         if (len(state.pools) != len(state.players) + 1 or len(state.taken) != len(state.players)
-                or not isinstance(state.turn, int) or isinstance(state.turn, bool)
-                or not 0 <= state.turn < len(state.players)
                 or not {*state.bag, *state.pools, *(s for t in state.taken for s in t)}
                 <= shells | {""}):
             raise BadState("not a Pearl Divers state (pools, taken, turn or shells are off)")
         return state
 
-
-def _texts(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise TypeError(f"expected a list of texts, not {value!r}")
-    return tuple(value)
