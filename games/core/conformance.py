@@ -221,24 +221,32 @@ class _Run:
         self.check_public(state, legal)
 
     def check_actions(self, state: Any, legal: list[str]) -> None:
-        game = self.game
         if not legal:
             self.fail("no legal actions before the end")
         if any(not isinstance(action, str) for action in legal):
             self.fail("actions must be their text form (str)")
         if any(a >= b for a, b in itertools.pairwise(legal)):
             self.fail(f"legal actions not sorted and unique: {legal[:8]}")
-        for action in self.rng.sample(legal, min(20, len(legal))):
-            if game.parse_action(action) != action:
-                self.fail(f"parse_action({action!r}) is not the action itself")
-            if game.parse_action(f"  {action.upper()} ") != action:
-                self.fail(f"parse_action does not accept {action.upper()!r}")
+        self.check_parsing(legal)
         for action in legal:
             if action not in self.numbered:
                 self.fail(f"legal action {action!r} is missing from limits().actions")
             if action not in self.seen_actions:
                 self.seen_actions[action] = None
-        # An action legal elsewhere but not here must be refused with a reason.
+        self.check_refusals(state, legal)
+
+    def check_parsing(self, legal: list[str]) -> None:
+        """A sample of the legal actions parses to itself, typed in any case and spacing."""
+        for action in self.rng.sample(legal, min(20, len(legal))):
+            if self.game.parse_action(action) != action:
+                self.fail(f"parse_action({action!r}) is not the action itself")
+            if self.game.parse_action(f"  {action.upper()} ") != action:
+                self.fail(f"parse_action does not accept {action.upper()!r}")
+
+    def check_refusals(self, state: Any, legal: list[str]) -> None:
+        """An action legal elsewhere but not here is refused with a reason, and text that is
+        no action at all with ``BadActionText``."""
+        game = self.game
         known = list(self.seen_actions)
         legal_set = set(legal)
         candidates = {self.rng.choice(known) for _ in range(6)} - legal_set

@@ -60,6 +60,39 @@ def _xy(point: Point) -> tuple[float, float]:
 def build(a: int, b: int, c: int) -> Geometry:
     """The hexagon with sides a, b, c, a, b, c: a and b slanted, c the top and bottom side
     (the strips of triangles run parallel to c)."""
+    raw = _triangles(a, b, c)
+    names = _names_in_rows([min(p[0] for p in corners) for corners in raw])
+    points = sorted({p for t in raw for p in t}, key=lambda p: (p[0], p[1]))
+    point_names = _names_in_rows([i for i, _j in points])
+    wedges_at: dict[Point, list[tuple[int, int]]] = {}
+    for number, corners in enumerate(raw):
+        for k, p in enumerate(corners):
+            wedges_at.setdefault(p, []).append((number, k))
+    interior = [n for n, p in enumerate(points) if len(wedges_at[p]) == 6]
+    interior_set = {points[n] for n in interior}
+    circles_of: list[list[int]] = [[] for _ in raw]
+    circle_wedges = []
+    for index, n in enumerate(interior):
+        p = points[n]
+        circle_wedges.append(tuple(sorted(wedges_at[p])))
+        for triangle, _k in wedges_at[p]:
+            circles_of[triangle].append(index)
+    return Geometry(
+        triangles=tuple(raw),
+        triangle_names=tuple(names),
+        neighbours=_neighbours(raw),
+        points=tuple(points),
+        point_names=tuple(point_names),
+        circles=tuple(interior),
+        circle_names=tuple(point_names[n] for n in interior),
+        circle_wedges=tuple(circle_wedges),
+        circles_of_triangle=tuple(tuple(sorted(c)) for c in circles_of),
+        gold=tuple(_on_gold_ring(points[n], interior_set) for n in interior),
+    )
+
+
+def _triangles(a: int, b: int, c: int) -> list[tuple[Point, Point, Point]]:
+    """The board's triangles (corner points), strip by strip from the top, left to right."""
     size = a + b + c
     cut_origin, cut_i, cut_j = a, c, b
 
@@ -89,12 +122,21 @@ def build(a: int, b: int, c: int) -> Geometry:
         return sum(xs) / 3, sum(ys) / 3
 
     raw.sort(key=lambda t: (min(p[0] for p in t), centroid(t)[0]))
-    names: list[str] = []
+    return raw
+
+
+def _names_in_rows(rows: list[int]) -> list[str]:
+    """``R:C`` for things listed row by row, left to right: C counts within row R."""
+    names = []
     counter: dict[int, int] = {}
-    for corners in raw:
-        strip = min(p[0] for p in corners)
-        names.append(f"{strip}:{counter.get(strip, 0)}")
-        counter[strip] = counter.get(strip, 0) + 1
+    for row in rows:
+        names.append(f"{row}:{counter.get(row, 0)}")
+        counter[row] = counter.get(row, 0) + 1
+    return names
+
+
+def _neighbours(raw: list[tuple[Point, Point, Point]]) -> tuple[tuple[int, ...], ...]:
+    """Per triangle the triangles sharing a side with it, sorted."""
     index_of_edge: dict[frozenset[Point], list[int]] = {}
     for number, corners in enumerate(raw):
         for k in range(3):
@@ -106,42 +148,14 @@ def build(a: int, b: int, c: int) -> Geometry:
             first, second = owners
             neighbours[first].append(second)
             neighbours[second].append(first)
+    return tuple(tuple(sorted(n)) for n in neighbours)
 
-    points = sorted({p for t in raw for p in t}, key=lambda p: (p[0], p[1]))
-    point_names = []
-    counter = {}
-    for i, _j in points:
-        point_names.append(f"{i}:{counter.get(i, 0)}")
-        counter[i] = counter.get(i, 0) + 1
-    wedges_at: dict[Point, list[tuple[int, int]]] = {}
-    for number, corners in enumerate(raw):
-        for k, p in enumerate(corners):
-            wedges_at.setdefault(p, []).append((number, k))
-    interior = [n for n, p in enumerate(points) if len(wedges_at[p]) == 6]
-    interior_set = {points[n] for n in interior}
-    circles_of: list[list[int]] = [[] for _ in raw]
-    circle_wedges = []
-    gold = []
-    for index, n in enumerate(interior):
-        p = points[n]
-        circle_wedges.append(tuple(sorted(wedges_at[p])))
-        for triangle, _k in wedges_at[p]:
-            circles_of[triangle].append(index)
-        i, j = p
-        around = [(i, j + 1), (i, j - 1), (i + 1, j), (i - 1, j), (i + 1, j - 1), (i - 1, j + 1)]
-        gold.append(any(q not in interior_set for q in around))
-    return Geometry(
-        triangles=tuple(raw),
-        triangle_names=tuple(names),
-        neighbours=tuple(tuple(sorted(n)) for n in neighbours),
-        points=tuple(points),
-        point_names=tuple(point_names),
-        circles=tuple(interior),
-        circle_names=tuple(point_names[n] for n in interior),
-        circle_wedges=tuple(circle_wedges),
-        circles_of_triangle=tuple(tuple(sorted(c)) for c in circles_of),
-        gold=tuple(gold),
-    )
+
+def _on_gold_ring(point: Point, interior: set[Point]) -> bool:
+    """A circle is gold when a grid point next to it is on the border (not a circle)."""
+    i, j = point
+    around = [(i, j + 1), (i, j - 1), (i + 1, j), (i - 1, j), (i + 1, j - 1), (i - 1, j + 1)]
+    return any(q not in interior for q in around)
 
 
 def triangle_site(name: str) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 from games.core.errors import BadPosition
 from games.core.scoresheet import ScoreSheet
+from games.core.whole_numbers import is_whole
 
 from .scoring import Tower, best, score_towers
 
@@ -36,63 +37,94 @@ def score_position(
         raise BadPosition("towers must be a list of {stones: [colour, ...], gold: true/false}")
     if not isinstance(raw_unplaced, Mapping):
         raise BadPosition("unplaced must map a colour to its number of unplaced stones")
-    known = ", ".join(colours)
-    neutral = position.get("neutral", [])
-    if (not isinstance(neutral, list) or any(colour not in colours for colour in neutral)
-            or len(set(neutral)) != len(neutral)):
-        raise BadPosition(f"neutral must list colours nobody plays, each once (colours: {known})")
-    parsed: list[tuple[list[str], bool]] = []
-    for number, entry in enumerate(raw_towers):
-        where = f"towers[{number}]"
-        if not isinstance(entry, Mapping) or set(entry) - {"stones", "gold"}:
-            raise BadPosition(f"{where}: a tower is an object with stones and gold")
-        stones, gold = entry.get("stones"), entry.get("gold", False)
-        if not isinstance(stones, list) or not stones:
-            raise BadPosition(f"{where}: stones must list the colours bottom to top")
-        if not isinstance(gold, bool):
-            raise BadPosition(f"{where}: gold must be true or false")
-        for colour in stones:
-            if colour not in colours:
-                raise BadPosition(f"{where}: unknown colour {colour!r} (colours: {known})")
-        if len(set(stones)) != len(stones):
-            raise BadPosition(f"{where}: each player puts at most one stone on a circle")
-        parsed.append((stones, gold))
-    if len(parsed) > circles:
-        raise BadPosition(f"{len(parsed)} towers, but the board has only {circles} circles")
-    gold_towers = sum(gold for _, gold in parsed)
-    if gold_towers > gold_circles:
-        raise BadPosition(f"{gold_towers} gold towers, but only {gold_circles} circles are gold")
-    for colour, count in raw_unplaced.items():
-        if colour not in colours:
-            raise BadPosition(f"unplaced: unknown colour {colour!r} (colours: {known})")
-        if colour in neutral:
-            raise BadPosition(f"unplaced: {colour} is neutral; only players lose points for "
-                              "unplaced stones")
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise BadPosition(f"unplaced: {colour} must have a whole number of stones, >= 0")
+    neutral = _neutral(position.get("neutral", []), colours)
+    parsed = [_tower(entry, f"towers[{number}]", colours)
+              for number, entry in enumerate(raw_towers)]
+    _check_board_room(parsed, circles, gold_circles)
+    _check_unplaced(raw_unplaced, colours, neutral)
     named = set(raw_unplaced) | {colour for stones, _ in parsed for colour in stones}
     playing = [colour for colour in colours if colour in named and colour not in neutral]
     if len(playing) < 2:
         raise BadPosition("name at least two players' colours (in towers or unplaced)")
+    _check_every_stone(parsed, raw_unplaced, playing, neutral, stones_per_player)
     seat = {colour: number for number, colour in enumerate([*playing, *neutral])}
     towers = [Tower(tuple(seat[c] for c in stones), gold) for stones, gold in parsed]
     unplaced = [raw_unplaced.get(colour, 0) for colour in playing]
+    sheet = score_towers(playing, [*playing, *neutral], towers, unplaced)
+    return sheet, best(sheet.totals, False)
+
+
+def _known(colours: Sequence[str]) -> str:
+    return ", ".join(colours)
+
+
+def _neutral(neutral: Any, colours: Sequence[str]) -> list[str]:
+    """The colours nobody plays whose stones stand in towers (2-3 players)."""
+    if (not isinstance(neutral, list) or any(colour not in colours for colour in neutral)
+            or len(set(neutral)) != len(neutral)):
+        raise BadPosition("neutral must list colours nobody plays, each once (colours: "
+                          f"{_known(colours)})")
+    return neutral
+
+
+def _tower(entry: Any, where: str, colours: Sequence[str]) -> tuple[list[str], bool]:
+    """One tower: its stones' colours bottom to top, and whether it stands on a gold circle."""
+    if not isinstance(entry, Mapping) or set(entry) - {"stones", "gold"}:
+        raise BadPosition(f"{where}: a tower is an object with stones and gold")
+    stones, gold = entry.get("stones"), entry.get("gold", False)
+    if not isinstance(stones, list) or not stones:
+        raise BadPosition(f"{where}: stones must list the colours bottom to top")
+    if not isinstance(gold, bool):
+        raise BadPosition(f"{where}: gold must be true or false")
+    for colour in stones:
+        if colour not in colours:
+            raise BadPosition(f"{where}: unknown colour {colour!r} (colours: {_known(colours)})")
+    if len(set(stones)) != len(stones):
+        raise BadPosition(f"{where}: each player puts at most one stone on a circle")
+    return stones, gold
+
+
+def _check_board_room(towers: list[tuple[list[str], bool]], circles: int,
+                      gold_circles: int) -> None:
+    """The towers fit on the board's circles, the gold ones on its gold circles."""
+    if len(towers) > circles:
+        raise BadPosition(f"{len(towers)} towers, but the board has only {circles} circles")
+    gold_towers = sum(gold for _, gold in towers)
+    if gold_towers > gold_circles:
+        raise BadPosition(f"{gold_towers} gold towers, but only {gold_circles} circles are gold")
+
+
+def _check_unplaced(unplaced: Mapping[Any, Any], colours: Sequence[str],
+                    neutral: list[str]) -> None:
+    """Unplaced stones are counted for players' colours only."""
+    for colour, count in unplaced.items():
+        if colour not in colours:
+            raise BadPosition(f"unplaced: unknown colour {colour!r} (colours: {_known(colours)})")
+        if colour in neutral:
+            raise BadPosition(f"unplaced: {colour} is neutral; only players lose points for "
+                              "unplaced stones")
+        if not is_whole(count) or count < 0:
+            raise BadPosition(f"unplaced: {colour} must have a whole number of stones, >= 0")
+
+
+def _check_every_stone(towers: list[tuple[list[str], bool]], unplaced: Mapping[str, int],
+                       playing: list[str], neutral: list[str], stones_per_player: int) -> None:
+    """No colour has more stones than the box gives it, and each player's are all somewhere."""
     for colour in neutral:
-        used = sum(colour in stones for stones, _ in parsed)
+        used = sum(colour in stones for stones, _ in towers)
         if used > stones_per_player:
             raise BadPosition(f"neutral {colour} has only {stones_per_player} stones, not {used}")
     for colour in playing:
-        used = sum(colour in stones for stones, _ in parsed)
-        if used + raw_unplaced.get(colour, 0) > stones_per_player:
+        used = sum(colour in stones for stones, _ in towers)
+        left = unplaced.get(colour, 0)
+        if used + left > stones_per_player:
             raise BadPosition(
                 f"{colour} has only {stones_per_player} stones, not {used} in towers plus "
-                f"{raw_unplaced.get(colour, 0)} unplaced"
+                f"{left} unplaced"
             )
-        if used + raw_unplaced.get(colour, 0) < stones_per_player:
+        if used + left < stones_per_player:
             raise BadPosition(
                 f"{colour} has {stones_per_player} stones, each in a tower or unplaced: "
-                f"{used} in towers plus {raw_unplaced.get(colour, 0)} unplaced leaves "
-                f"{stones_per_player - used - raw_unplaced.get(colour, 0)} nowhere"
+                f"{used} in towers plus {left} unplaced leaves "
+                f"{stones_per_player - used - left} nowhere"
             )
-    sheet = score_towers(playing, [*playing, *neutral], towers, unplaced)
-    return sheet, best(sheet.totals, False)

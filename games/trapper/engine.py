@@ -548,33 +548,64 @@ class Trapper(Game[TrapperState]):
     def _step(self, state: TrapperState, action: Action) -> TrapperState:
         colours = self.components.colours
         colour, cell = action.colour, action.cell
-        name = colours[colour]
         if state.trapper not in (EMPTY, colour):
             raise IllegalAction(Sentence(
                 "only one trapper moves in a turn: this turn it is the {colour}",
                 {"colour": words.colour(colours[state.trapper])}))
         seat = state.seat
-        hand = state.hands[seat]
-        if action.joker == EMPTY:
-            if not hand[colour]:
-                raise IllegalAction(Sentence(
-                    "you hold no {colour} card (two cards of one colour will do)",
-                    {"colour": words.colour(name)}))
-            paid = (colour,)
-        else:
-            if hand[action.joker] < 2:
-                raise IllegalAction(Sentence(
-                    "you need {cards} to pay for {trapper}",
-                    {"cards": words.cards(colours[action.joker], 2),
-                     "trapper": words.trapper(name)}))
-            paid = (action.joker, action.joker)
+        paid = self._payment(state.hands[seat], action)
         cells, jump = self.reachable(state, colour)
         if cell not in cells:
             raise IllegalAction(self._why_not_cell(state, colour, cell, jump))
         tile = state.grid[cell]
         display = state.displays[seat]
-        places = self._places(state, display, tile)
-        onto = action.onto
+        onto = self._onto(state, tile, self._places(state, display, tile), action.onto)
+        hand = state.hands[seat]
+        for paid_colour in paid:
+            hand = replaced(hand, paid_colour, hand[paid_colour] - 1)
+        discard = list(state.discard)
+        for old in state.pad:
+            discard[old] += 1
+        display, sold = attach(display, tile, onto, self.valued[state.values],
+                               state.first_reading)
+        sales, bonus = state.sales, state.bonus
+        if sold is not None:
+            sales = replaced(sales, seat, (*sales[seat], sold))
+            chip = bonus_chip(sold.amount, bonus, self.components.bonus_chips)
+            if chip >= 0:
+                bonus = replaced(bonus, chip, seat)
+        grid, face_up = self._taken(state, cell)
+        state = state._replace(
+            grid=grid, face_up=face_up, trappers=replaced(state.trappers, colour, cell),
+            hands=replaced(state.hands, seat, hand), discard=tuple(discard), pad=paid,
+            trapper=colour, passes=0, displays=replaced(state.displays, seat, display),
+            sales=sales, bonus=bonus,
+        )
+        if all(t == EMPTY for t in grid):
+            return state._replace(phase="over", trapper=EMPTY)
+        return state
+
+    def _payment(self, hand: tuple[int, ...], action: Action) -> tuple[int, ...]:
+        """The colours of the cards a step costs: one of the trapper's colour, or two of one
+        colour (the joker)."""
+        colours = self.components.colours
+        name = colours[action.colour]
+        if action.joker == EMPTY:
+            if not hand[action.colour]:
+                raise IllegalAction(Sentence(
+                    "you hold no {colour} card (two cards of one colour will do)",
+                    {"colour": words.colour(name)}))
+            return (action.colour,)
+        if hand[action.joker] < 2:
+            raise IllegalAction(Sentence(
+                "you need {cards} to pay for {trapper}",
+                {"cards": words.cards(colours[action.joker], 2),
+                 "trapper": words.trapper(name)}))
+        return (action.joker, action.joker)
+
+    def _onto(self, state: TrapperState, tile: int, places: tuple[int, ...], onto: int) -> int:
+        """The canoe the taken tile goes onto (NONE: it lies loose): the one place it has, or
+        the one the player named when it has several; naming one without a choice is refused."""
         if len(places) > 1 and onto not in places:
             raise IllegalAction(Sentence(
                 "say which canoe {tile} goes onto: {canoes}",
@@ -590,36 +621,18 @@ class Trapper(Game[TrapperState]):
             raise IllegalAction(Sentence("{tile} goes onto {canoe}: {why}",
                                          {"tile": self._tile(tile), "why": why,
                                           "canoe": self._tile(places[0])}))
-        if len(places) == 1:
-            onto = places[0]
-        for paid_colour in paid:
-            hand = replaced(hand, paid_colour, hand[paid_colour] - 1)
-        discard = list(state.discard)
-        for old in state.pad:
-            discard[old] += 1
-        display, sold = attach(display, tile, onto, self.valued[state.values],
-                               state.first_reading)
-        sales, bonus = state.sales, state.bonus
-        if sold is not None:
-            sales = replaced(sales, seat, (*sales[seat], sold))
-            chip = bonus_chip(sold.amount, bonus, self.components.bonus_chips)
-            if chip >= 0:
-                bonus = replaced(bonus, chip, seat)
+        return places[0] if len(places) == 1 else onto
+
+    def _taken(self, state: TrapperState, cell: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        """The grid and its faces once the tile on ``cell`` is taken: the tiles next to the
+        gap turn face up."""
         grid = replaced(state.grid, cell, EMPTY)
         face_up = list(state.face_up)
         face_up[cell] = False
         for other, _ in self.neighbours[cell]:
             if grid[other] != EMPTY:
                 face_up[other] = True
-        state = state._replace(
-            grid=grid, face_up=tuple(face_up), trappers=replaced(state.trappers, colour, cell),
-            hands=replaced(state.hands, seat, hand), discard=tuple(discard), pad=paid,
-            trapper=colour, passes=0, displays=replaced(state.displays, seat, display),
-            sales=sales, bonus=bonus,
-        )
-        if all(t == EMPTY for t in grid):
-            return state._replace(phase="over", trapper=EMPTY)
-        return state
+        return grid, tuple(face_up)
 
     def _why_not_cell(self, state: TrapperState, colour: int, cell: int, jump: bool
                       ) -> Sentence:

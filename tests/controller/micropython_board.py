@@ -93,6 +93,12 @@ class MicroPythonBoard:
         self._reset_asked = False
         self._master = self._slave = -1
         self._thread: threading.Thread | None = None
+        self._raw = False
+        """The raw REPL is on (the friendly REPL: off); each plug starts friendly."""
+        self._paste: bytearray | None = None
+        """The code of a raw-paste transfer under way (None: not pasting)."""
+        self._line = bytearray()
+        """The raw REPL's code so far."""
 
     # -- the cable -------------------------------------------------------------------------
 
@@ -190,10 +196,9 @@ class MicroPythonBoard:
     def _serve(self) -> None:
         import select
 
-        raw = False
-        paste: bytearray | None = None
-        """The code of a raw-paste transfer under way (None: not pasting)."""
-        line = bytearray()
+        self._raw = False
+        self._paste = None
+        self._line.clear()
         pending = bytearray()
         while not self._stop.is_set():
             ready, _, _ = select.select([self._master], [], [], 0.05)
@@ -207,48 +212,65 @@ class MicroPythonBoard:
                 pending.clear()  # kbd_intr(-1): Ctrl-C and everything else are frames to it
                 continue
             while pending:
-                byte = pending.pop(0)
-                if paste is not None:
-                    if byte != 0x04:
-                        paste.append(byte)
-                        if len(paste) % PASTE_WINDOW == 0:
-                            self._write(b"\x01")  # room for one more window
-                        continue
-                    self._write(b"\x04")  # end of the paste acknowledged
-                    code, paste = paste.decode(), None
-                    if not self._execute(code):
-                        return
-                elif not raw:
-                    if byte == 0x01:  # Ctrl-A: raw REPL
-                        raw = True
-                        line.clear()
-                        self._write(b"raw REPL; CTRL-B to exit\r\n>")
-                    elif byte == 0x03:
-                        self._write(b"\r\n>>> ")
-                elif byte == 0x05 and pending[:2] == b"A\x01":  # raw-paste, window 256
-                    del pending[:2]
-                    paste = bytearray()
-                    self._write(b"R\x01" + PASTE_WINDOW.to_bytes(2, "little") + b"\x01")
-                elif byte == 0x01:  # Ctrl-A again: the raw REPL starts over
-                    line.clear()
-                    self._write(b"raw REPL; CTRL-B to exit\r\n>")
-                elif byte == 0x02:  # Ctrl-B: friendly REPL
-                    raw = False
-                    self._write(b"\r\nMicroPython (wasm board)\r\n>>> ")
-                elif byte == 0x03:
-                    line.clear()
-                elif byte == 0x04 and not line:  # soft reset
-                    self._write(b"OK\r\nMPY: soft reboot\r\n")
-                    self._fresh_session()
-                    self._write(b"raw REPL; CTRL-B to exit\r\n>")
-                elif byte == 0x04:
-                    self._write(b"OK")
-                    code = line.decode()
-                    line.clear()
-                    if not self._execute(code):
-                        return
-                else:
-                    line.append(byte)
+                if not self._answer(pending.pop(0), pending):
+                    return
+
+    def _answer(self, byte: int, pending: bytearray) -> bool:
+        """Answer one byte (``pending``: those after it); False when the code run reset the
+        board."""
+        if self._paste is not None:
+            return self._answer_paste(self._paste, byte)
+        if not self._raw:
+            self._answer_friendly(byte)
+            return True
+        return self._answer_raw(byte, pending)
+
+    def _answer_paste(self, paste: bytearray, byte: int) -> bool:
+        """Raw-paste mode: collect the code, a window at a time, until Ctrl-D runs it."""
+        if byte != 0x04:
+            paste.append(byte)
+            if len(paste) % PASTE_WINDOW == 0:
+                self._write(b"\x01")  # room for one more window
+            return True
+        self._write(b"\x04")  # end of the paste acknowledged
+        self._paste = None
+        return self._execute(paste.decode())
+
+    def _answer_friendly(self, byte: int) -> None:
+        """The friendly REPL: only Ctrl-A (to the raw REPL) and Ctrl-C matter here."""
+        if byte == 0x01:  # Ctrl-A: raw REPL
+            self._raw = True
+            self._line.clear()
+            self._write(b"raw REPL; CTRL-B to exit\r\n>")
+        elif byte == 0x03:
+            self._write(b"\r\n>>> ")
+
+    def _answer_raw(self, byte: int, pending: bytearray) -> bool:
+        """The raw REPL: a line of code up to Ctrl-D, or a control byte."""
+        if byte == 0x05 and pending[:2] == b"A\x01":  # raw-paste, window 256
+            del pending[:2]
+            self._paste = bytearray()
+            self._write(b"R\x01" + PASTE_WINDOW.to_bytes(2, "little") + b"\x01")
+        elif byte == 0x01:  # Ctrl-A again: the raw REPL starts over
+            self._line.clear()
+            self._write(b"raw REPL; CTRL-B to exit\r\n>")
+        elif byte == 0x02:  # Ctrl-B: friendly REPL
+            self._raw = False
+            self._write(b"\r\nMicroPython (wasm board)\r\n>>> ")
+        elif byte == 0x03:
+            self._line.clear()
+        elif byte == 0x04 and not self._line:  # soft reset
+            self._write(b"OK\r\nMPY: soft reboot\r\n")
+            self._fresh_session()
+            self._write(b"raw REPL; CTRL-B to exit\r\n>")
+        elif byte == 0x04:
+            self._write(b"OK")
+            code = self._line.decode()
+            self._line.clear()
+            return self._execute(code)
+        else:
+            self._line.append(byte)
+        return True
 
     def _execute(self, code: str) -> bool:
         """Run ``code`` and answer as pyexec does; False when it reset the board."""
