@@ -6,8 +6,9 @@ Python. Seeded games are replayed through a ``Table`` by people dealing from the
 empty site no legal step changes, judged, lifted again, judged). Every judgement's CPU time
 is measured in this thread: the settled board judged (successors built when a position is
 new, matching, accepting), the LED roles, and a status render. The searches for another
-dealing run as the service runs them, after the judgement that asked for them (the table
-does not search inline), and are timed apart: the likely verdict no longer waits for them
+dealing run as the service runs them, timed apart: an early search a scan after a board no
+step explains, before it is judged, and the search after the judgement that asked for it (the
+table does not search inline): the likely verdict no longer waits for them
 (they run behind it and may only withdraw it); the judgement of their answer is a judgement
 again. An AI hint is timed too.
 
@@ -55,17 +56,29 @@ def calibration() -> dict[str, float]:
 
 class Meter:
     """Shows a ``Table`` boards as the service does, timing every judgement, and runs the
-    searches it asks for after it, timing them apart."""
+    searches it asks for, timing them apart."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self.judgements: list[float] = []
         self.searches: list[float] = []
+        self.early_searches: list[float] = []
 
     def judge(self, board: dict[str, str]) -> Any:
+        self.search_early(board)
         self._judge(board)
         self.search()
         return self.table.decision
+
+    def search_early(self, board: dict[str, str]) -> None:
+        """The early search the service starts a scan after a change (``Judgement``), if
+        the board asks one: its answer is kept for the judgement that follows."""
+        table = self.table
+        start = time.thread_time()
+        early = table.early_search(board)
+        if early is not None:
+            table.early_searched(early, early.run())
+            self.early_searches.append(time.thread_time() - start)
 
     def _judge(self, board: dict[str, str]) -> None:
         table = self.table
@@ -129,7 +142,8 @@ def replay(game: Game[Any], seed: int, directory: Path, mistakes: float = MISTAK
                 game.actor(people.state) >= 0 and len(game.legal_actions(people.state)) > 1):
             hinted = hint(table)  # a choice to think about (one legal move takes no time)
     people.show()
-    return {"judgements": meter.judgements, "searches": meter.searches, "hint": hinted,
+    return {"judgements": meter.judgements, "searches": meter.searches,
+            "early_searches": meter.early_searches, "hint": hinted,
             "mistakes": made, "finished": game.is_terminal(table.state)}
 
 
@@ -165,6 +179,7 @@ def pi_budget(game_ids: Sequence[str], seeds: int, hints: bool = True,
             game = get_game(game_id)
             judgements: list[float] = []
             searches: list[float] = []
+            early: list[float] = []
             hinted: list[float] = []
             made = 0
             for seed in range(seeds):
@@ -172,16 +187,22 @@ def pi_budget(game_ids: Sequence[str], seeds: int, hints: bool = True,
                 run = replay(game, seed, Path(scratch), hint=ai_hint if hints else None)
                 judgements += run["judgements"]
                 searches += run["searches"]
+                early += run["early_searches"]
                 made += run["mistakes"]
                 if run["hint"] is not None:
                     hinted.append(run["hint"])
-            games.append(_figures(game_id, judgements, searches, hinted, made, factor))
+            games.append(_figures(game_id, judgements, (early, searches), hinted, made,
+                                  factor))
     return {"factor": {board: factor[board] for board in ("pi4", "zero2w")},
             "calibration_local_s": factor["local_s"], "seeds": seeds, "games": games}
 
 
-def _figures(game_id: str, judgements: list[float], searches: list[float],
-             hinted: list[float], mistakes: int, factor: dict[str, float]) -> dict[str, Any]:
+def _figures(game_id: str, judgements: list[float],
+             looked: tuple[list[float], list[float]], hinted: list[float], mistakes: int,
+             factor: dict[str, float]) -> dict[str, Any]:
+    """``looked``: the early searches' and the searches' CPU seconds."""
+    early, searches = looked
+
     def ms(values: list[float], share: float, board: str | None = None) -> float | None:
         if not values:
             return None
@@ -196,6 +217,8 @@ def _figures(game_id: str, judgements: list[float], searches: list[float],
         "searches": len(searches), "search_cpu_p95_ms": ms(searches, 0.95),
         "search_pi4_max_s": None if not searches else round(
             max(searches) * factor["pi4"], 2),
+        "early_searches": len(early), "early_search_cpu_p95_ms": ms(early, 0.95),
+        "early_search_pi4_max_s": None if not early else round(max(early) * factor["pi4"], 2),
         "hint_cpu_s": round(max(hinted), 2) if hinted else None,
         "hint_pi4_s": round(max(hinted) * factor["pi4"], 2) if hinted else None,
         "hint_zero2w_s": round(max(hinted) * factor["zero2w"], 2) if hinted else None,
@@ -211,12 +234,14 @@ def bench_pi_budget(options: BenchOptions, progress: Progress) -> BenchResult:
     figures = pi_budget(selected, options.seeds, hints=not options.no_hint, progress=progress)
     factor = figures["factor"]
     rows = tuple((g["game"], g["judgements"], g["cpu_p95_ms"], g["cpu_max_ms"], g["pi4_p95_ms"],
-                  g["pi4_max_ms"], g["zero2w_p95_ms"], g["searches"], g["search_pi4_max_s"],
+                  g["pi4_max_ms"], g["zero2w_p95_ms"], g["early_searches"],
+                  g["early_search_pi4_max_s"], g["searches"], g["search_pi4_max_s"],
                   g["hint_pi4_s"]) for g in figures["games"])
     return BenchResult(
         f"CPU time per judgement here and scaled to a Pi (x{factor['pi4']} for a Pi 4, "
         f"x{factor['zero2w']} for a Zero 2 W), players dealing, mistakes, seeds "
         f"0..{options.seeds - 1}; ms (goal: Pi 4 p95 <= 100, max <= 1,000)",
         ("game", "judgements", "cpu p95", "cpu max", "Pi 4 p95", "Pi 4 max", "Zero 2 W p95",
-         "searches", "search Pi 4 max s", "hint Pi 4 s"),
+         "early searches", "early Pi 4 max s", "searches", "search Pi 4 max s",
+         "hint Pi 4 s"),
         rows, {"bench": "pi-budget", **figures})

@@ -103,6 +103,7 @@ def test_bench_pi_budget(capsys) -> None:
     assert row["judgements"] > row["mistakes"] > 0
     assert row["pi4_p95_ms"] == pytest.approx(row["cpu_p95_ms"] * figures["factor"]["pi4"],
                                               rel=0.02, abs=0.2)
+    assert (row["early_searches"] == 0) == (row["early_search_pi4_max_s"] is None)
     if importlib.util.find_spec("pyspiel") is None:  # the AI is an extra
         assert row["hint_pi4_s"] is None
     else:
