@@ -245,8 +245,9 @@ def test_every_message_has_its_german(folder: Path) -> None:
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: str(f.relative_to(ROOT)))
 def test_no_catalogue_keeps_texts_nobody_says(folder: Path) -> None:
     used = set(WANTED.get(folder, ()))
-    if folder == ROOT / "games/core/locale":  # the shared words serve every game
+    if folder == CORE:  # the shared words serve every game, and both pages
         used |= {m for f, ms in WANTED.items() if f.parent.parent.name == "games" for m in ms}
+        used |= both_pages()
     used |= data_words() | OPTIONS.get(folder, set())
     obsolete = sorted(set(german(folder)) - used)
     assert not obsolete, f"{folder}/de.po has texts no source uses: {obsolete}"
@@ -263,6 +264,24 @@ def test_no_message_has_two_germans_among_catalogues_that_load_together(service:
         clashes.update(f"{msgid!r}: {by}" for msgid, by in said.items()
                        if len(set(by.values())) > 1)
     assert not clashes, "one German per message, in one catalogue:\n" + "\n".join(sorted(clashes))
+
+
+def both_pages() -> set[str]:
+    """The texts the status page's service and /sim both say (the LED legend, the language
+    menu)."""
+    controller, simulator = SERVICES
+    return set(WANTED.get(controller, ())) & set(WANTED.get(simulator, ()))
+
+
+def test_words_both_pages_say_are_the_shared_words() -> None:
+    """Written once, in games/core/locale, not once in each page's catalogue."""
+    shared = both_pages()
+    assert shared, "the pages share no words: this test tests nothing"
+    repeated = {str(service.relative_to(ROOT)): sorted(shared & set(german(service)))
+                for service in SERVICES}
+    assert not any(repeated.values()), f"shared words in a page's catalogue: {repeated}"
+    lacking = sorted(msgid for msgid in shared if not german(CORE).get(msgid))
+    assert not lacking, f"games/core/locale/de.po lacks {lacking}"
 
 
 def test_option_words_are_the_games_own() -> None:

@@ -8,6 +8,7 @@ import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from controller.cli.virtual import settling
 from controller.cli.virtual.table import virtual_service
 from controller.service import TableService
 from simulator.virtual_table import VirtualTable
@@ -53,18 +54,11 @@ def known(board: dict[str, str]) -> dict[str, str]:
 
 
 async def settled(table: VirtualTable, service: TableService, timeout: float = 30.0) -> None:
-    """Wait until the service has judged exactly what lies on the virtual table."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        want = known(table.board())
-        if (service.tracker.board == want and service.table.last_board == want
-                and not service.judging):
-            await asyncio.sleep(0.02)  # let the LEDs and subscribers catch up
-            return
-        if asyncio.get_running_loop().time() > deadline:
-            raise TimeoutError(f"the service did not settle on {want}; it sees "
-                               f"{service.tracker.board}, judged {service.table.last_board}")
-        await asyncio.sleep(0.02)
+    """Wait until the service has judged exactly what lies on the virtual table (the wait the
+    bots of ``tabletop sim --autoplay`` use, button presses included), then let the LEDs and
+    subscribers catch up."""
+    await settling.settled(table, service, timeout)
+    await asyncio.sleep(0.02)
 
 
 def play(scenario) -> None:
