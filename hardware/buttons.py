@@ -101,10 +101,13 @@ class ButtonPanel:
     def _hold(self, role: str) -> None:
         """From gpiozero's hold thread, which may run late on a busy machine: a hold that
         comes after the release has lost the race (the release told a press), so one gesture
-        is never both. The event is handed on under the lock, before the release can tell."""
+        is never both; nor is a late one taken for the next press (down for less than the hold
+        time). The event is handed on under the lock, before the release can tell."""
         with self._lock:
-            if role not in self._down_since:
-                return
+            since = self._down_since.get(role)
+            if since is None or role in self._held or (
+                    time.monotonic() - since < self.settings.hold_seconds):
+                return  # released, held already, or a late hold of the press before
             self._held.add(role)
             self._on_event(ButtonEvent(role, "hold"))
 

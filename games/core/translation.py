@@ -2,11 +2,11 @@
 
 The English template is the message id, so English needs no file, and a text nobody translated
 yet still reads (in English) instead of failing. Catalogues are plain gettext ``.po`` files read
-with Babel: ``games/core/locale/de.po`` (shared words), ``games/<game>/locale/de.po`` (the game's
-names as printed in its box), ``controller/locale/de.po`` and ``simulator/locale/de.po`` (the
-service's and the pages' texts). Which language a person gets is decided here too
-(``choose_language``), because the controller and the simulator both need it and the simulator
-may not import the controller.
+with Babel: ``games/core/locale/de.po`` (the words every game and both pages share),
+``games/<game>/locale/de.po`` (the game's names as printed in its box),
+``controller/locale/de.po`` and ``simulator/locale/de.po`` (the service's and the pages'
+texts). Which language a person gets is decided here too (``choose_language``), because the
+controller and the simulator both need it and the simulator may not import the controller.
 """
 
 from __future__ import annotations
