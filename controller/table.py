@@ -320,9 +320,9 @@ class Table:
             if amendable is not None and len(self.actions) == before and not isinstance(
                     decision, NoChange | Choose) and self._amend(board, amendable):
                 before, decision = amendable.start, self._judge(board)
-            search = self.searches.ask(self._position(), board, decision)
-            if search is not None and (
-                    answer := self.searches.early_found(self._position(), board)) is not None:
+            at = self._position()
+            search = self.searches.ask(at, board, decision)
+            if search is not None and (answer := self.searches.early_found(at, board)) is not None:
                 dealt_before = self._dealing_to(before)
                 self.searched(search, answer, ())  # the early search found it: no search again
                 decision, search = self._judge(board), None
