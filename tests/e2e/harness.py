@@ -3,39 +3,29 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
-from collections.abc import AsyncIterator
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 from controller.cli.virtual import settling
-from controller.cli.virtual.table import virtual_service
+from controller.cli.virtual.table import running
 from controller.service import TableService
 from simulator.virtual_table import VirtualTable
 
 SETTLE_MS = 60
 
 
-@contextlib.asynccontextmanager
-async def running_table(data: Path, game: str = "tiki_topple", players=("anna", "ben"),
-                        options=None, new_game: bool = True, seed: int = 0,
-                        settle_ms: int | None = SETTLE_MS,
-                        ) -> AsyncIterator[tuple[VirtualTable, TableService]]:
-    """``seed``: the service's secret draws (missions, set-aside cards), so runs repeat;
-    ``settle_ms``: short for speed (None: the profile's, as at a real table)."""
-    table, service = virtual_service(game, data, settle_ms=settle_ms, rng=random.Random(seed))
-    task = asyncio.create_task(service.run())
-    try:
-        await service.link.wait_connected(10)
-        if new_game and not service.table.started:
-            service.table.new_game(list(players), options or {})
-            service.judge()
-        yield table, service
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        table.close()
+def running_table(data: Path, game: str = "tiki_topple", players: Sequence[str] = ("anna", "ben"),
+                  options: Mapping[str, str] | None = None, new_game: bool = True, seed: int = 0,
+                  settle_ms: int | None = SETTLE_MS,
+                  ) -> AbstractAsyncContextManager[tuple[VirtualTable, TableService]]:
+    """``running`` with the tests' defaults, so each test names only what it is about:
+    ``seed`` the service's secret draws (missions, set-aside cards), so runs repeat;
+    ``settle_ms`` short for speed (None: the profile's, as at a real table); a game the journal
+    resumed is kept, and ``new_game`` False starts none (the test starts its own)."""
+    return running(game, data, players, options or {}, settle_ms=settle_ms,
+                   rng=random.Random(seed), start="unless resumed" if new_game else "no")
 
 
 def perform(table: VirtualTable, after: dict[str, str]) -> None:

@@ -4,25 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from controller.cli.virtual.table import virtual_service
-from controller.web import create_app
-from simulator.page import simulator_router
-
-from .served import Served
+from .finish import simulated
 
 STACK = ("nani", "wikiwiki", "huhu", "nui", "lokahi", "akamai", "eepo", "hookipa", "kapu")
 
 
 @pytest.fixture
 def served(tmp_path):
-    table, service = virtual_service("tiki_topple", tmp_path, settle_ms=60)
-    app = create_app(service, "page-test-token")
-    app.include_router(simulator_router(table, "/"))
-    served = Served(app, background=service.run)
-    served.call(lambda: service.table.new_game(["anna", "ben"], {"edition": "gamewright"}))
-    yield table, service, served
-    served.stop()
-    table.close()
+    yield from simulated("tiki_topple", tmp_path, options={"edition": "gamewright"})
+
+
+@pytest.fixture
+def on_top(tmp_path):
+    """On Top's board, on six hubs."""
+    yield from simulated("on_top", tmp_path)
 
 
 def until(condition, timeout: float = 15.0) -> None:
@@ -79,28 +74,20 @@ def test_a_move_played_with_the_mouse_reaches_the_referee(browser, served, scree
 
 
 def test_a_hubs_cable_pulled_on_the_page_blinds_its_region_on_the_status_page(
-        browser, tmp_path) -> None:
-    table, service = virtual_service("on_top", tmp_path, settle_ms=60)
-    app = create_app(service, "page-test-token")
-    app.include_router(simulator_router(table, "/"))
-    server = Served(app, background=service.run)
-    try:
-        server.call(lambda: service.table.new_game(["anna", "ben"], {}))
-        sim, status = browser.new_page(), browser.new_page()
-        sim.goto(f"{server.url}/sim")
-        status.goto(server.url)
-        sim.wait_for_selector("button[data-hub='hub3']")
-        assert sim.locator("button[data-hub]").count() == 6  # On Top's profile names six
-        until(lambda: all(hub.seen for hub in service.hubs))
-        sim.click("button[data-hub='hub3']")
-        status.wait_for_function(
-            "document.getElementById('message').textContent.startsWith('Waiting for hub hub3')")
-        hub3 = len(service.profile.hubs[2].readers)
-        assert status.locator("svg#board g.site.blind").count() == hub3
-        assert "Unplugged hub hub3." in sim.locator("#log").inner_text()
-        sim.click("button[data-hub='hub3']")  # plugged back in
-        status.wait_for_function("document.querySelectorAll('svg#board g.site.blind').length == 0")
-        assert "Hub hub3 connected" in status.locator("#hardware").inner_text()
-    finally:
-        server.stop()
-        table.close()
+        browser, on_top) -> None:
+    _, service, server = on_top
+    sim, status = browser.new_page(), browser.new_page()
+    sim.goto(f"{server.url}/sim")
+    status.goto(server.url)
+    sim.wait_for_selector("button[data-hub='hub3']")
+    assert sim.locator("button[data-hub]").count() == 6  # On Top's profile names six
+    until(lambda: all(hub.seen for hub in service.hubs))
+    sim.click("button[data-hub='hub3']")
+    status.wait_for_function(
+        "document.getElementById('message').textContent.startsWith('Waiting for hub hub3')")
+    hub3 = len(service.profile.hubs[2].readers)
+    assert status.locator("svg#board g.site.blind").count() == hub3
+    assert "Unplugged hub hub3." in sim.locator("#log").inner_text()
+    sim.click("button[data-hub='hub3']")  # plugged back in
+    status.wait_for_function("document.querySelectorAll('svg#board g.site.blind').length == 0")
+    assert "Hub hub3 connected" in status.locator("#hardware").inner_text()

@@ -15,7 +15,7 @@ import dataclasses
 import random
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from controller.compose import build_service, serve
 from controller.service import TableService
@@ -69,18 +69,27 @@ async def serve_virtual(table: VirtualTable, service: TableService, host: str, p
                     table, "/", next_step_for(table, service, seed))))
 
 
+Start = Literal["new", "unless resumed", "no"]
+"""What ``running`` does with the game: start a new one (any resumed game is aborted: each run
+of a scenario or a club table begins afresh), keep a game the journal resumed (a test that
+restarts the service on the same folder), or start none (the caller starts its own)."""
+
+
 @contextlib.asynccontextmanager
 async def running(game_id: str, data: Path, players: Sequence[str], options: Mapping[str, str],
                   ai: dict[str, int] | None = None, scan: float | str = "realistic",
-                  settle_ms: int | None = HEADLESS_SETTLE_MS, dealer: str = "players"
+                  settle_ms: int | None = HEADLESS_SETTLE_MS, dealer: str = "players", *,
+                  rng: random.Random | None = None, start: Start = "new"
                   ) -> AsyncIterator[tuple[VirtualTable, TableService]]:
-    """A virtual table and its service, running, with a new game started (``settle_ms``
-    None: the profile's settle time)."""
-    table, service = virtual_service(game_id, data, settle_ms=settle_ms, scan_ms=scan)
+    """A virtual table and its service, running once every hub has said hello, with a game
+    started as ``start`` says (``settle_ms`` None: the profile's settle time; ``rng``: the
+    service's secret draws, seeded so that tests repeat)."""
+    table, service = virtual_service(game_id, data, settle_ms=settle_ms, rng=rng, scan_ms=scan)
     task = asyncio.create_task(service.run())
     try:
         await service.wait_connected(10)
-        service.new_game(list(players), dict(options), ai, dealer)
+        if start == "new" or (start == "unless resumed" and not service.table.started):
+            service.new_game(list(players), dict(options), ai, dealer)
         yield table, service
     finally:
         task.cancel()
