@@ -10,7 +10,7 @@ settle time, or sooner when waiting cannot change the verdict:
 - at the next scan that shows it, when it shows the game's position again while the table
   says it is wrong (a wrong piece lifted).
 
-A step judged before the settle time is provisional (``Table.provisional``) until the hand has
+A step judged before the settle time is provisional (``controller.provisional``) until the hand has
 been still that long. docs/architecture.md draws the states a board passes through.
 
 Pure of I/O and asyncio, with the tracker's clock: the service calls it from its loop, the
@@ -42,7 +42,7 @@ class Judgement:
     def wake_at(self, now: float) -> float | None:
         """None if the board is to be judged now, else when to look again."""
         tracker = self.tracker
-        self.table.close_provisional(tracker.last_change)
+        self.table.provisional.close(tracker.last_change)
         if tracker.settled(now):
             return None
         if self._agrees_again():
@@ -59,7 +59,7 @@ class Judgement:
         tracker = self.tracker
         self._place_shared(now)
         self._order_piles()
-        self.table.close_provisional(tracker.last_change)
+        self.table.provisional.close(tracker.last_change)
         self.table.observe(tracker.board, early=not tracker.settled(now),
                            window=(tracker.last_change, tracker.settles_at()))
 
@@ -85,7 +85,7 @@ class Judgement:
         successors = self.table.successors
         if successors.matching(board):  # a step under the working guess: no other dealing
             return one_step(successors, board)
-        if self.table.amends_to(board):  # the hand went on from a step judged early
+        if self.table.provisional.amends_to(board):  # the hand went on from a step judged early
             return now >= self.tracker.quick_at()
         self._search_early(board)
         return self.table.early_search_found(board)

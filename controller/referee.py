@@ -306,7 +306,7 @@ def one_step(successors: Successors, observed: Board) -> bool:
     """Is ``observed`` exactly one legal step's result? Only such a board is judged before the
     settle time. It may still be the beginning of a bigger step (in Trapper a trapper moved is
     a whole step, and the first part of the same move paid with a joker pair), so the step is
-    taken provisionally (``Table.provisional``) until the hand has been still that long."""
+    taken provisionally (``controller.provisional``) until the hand has been still that long."""
     return len(successors.matching(observed)) == 1
 
 

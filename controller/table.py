@@ -2,23 +2,23 @@
 
 Synchronous and free of I/O except the journal, so it is tested directly; the service feeds
 it settled boards and commands. Every accepted action is committed to the journal before the
-state (and so the LEDs) moves on. Beside it: the positions so far (``history``), what may be
-shown while a hand is secret (``secrecy``), the AI's seats and advice (``advice``) and the
-phones' seat claims (``seats``).
+state (and so the LEDs) moves on. Beside it: the positions so far (``history``), a step
+judged early until it stands (``provisional``), the searches for another dealing
+(``searches``), what lies on the reveal and choice pads (``pads``), what may be shown while a
+hand is secret (``secrecy``), the AI's seats and advice (``advice``) and the phones' seat
+claims (``seats``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from games.core.errors import BadSetup
-from games.core.game import CHANCE, Game, Sentence, face_down_board, listing, pile_pieces
+from games.core.game import CHANCE, Game, Sentence, face_down_board, listing
 from games.core.translation import Catalogue
 
 from . import lighting, secrecy
@@ -28,6 +28,8 @@ from .errors import NoGameRunning, NothingToConfirm, WrongSeatCode
 from .history import MAX_TAKE_BACK, History
 from .journal import Journal, JournalError, StoredGame
 from .language import ENGLISH, piece_namer, site_namer
+from .pads import Pads
+from .provisional import Provisional, ProvisionalStep
 from .referee import (
     Accept,
     Choose,
@@ -41,7 +43,6 @@ from .referee import (
     Successors,
     TakeBack,
     WrongSite,
-    begins,
     decide,
     guidance,
 )
@@ -58,7 +59,6 @@ from .unresolved import (
     UnseenDraws,
     search_dealings,
     secrets_owed,
-    within,
 )
 
 Dealer = Literal["players", "digital"]
@@ -71,25 +71,6 @@ CONFIRM_TO_LOOK_FURTHER = Sentence("no way of dealing found so far explains this
                                    "right, press confirm and the table looks further")
 LOOKING_FURTHER = Sentence("the table looks further for a way of dealing that explains the "
                            "board")
-
-
-@dataclass(frozen=True, slots=True)
-class Provisional:
-    """A step judged early (a scan after the hand left it, before the settle time): it stands
-    once the board has been still for the settle time; a board that changes sooner is judged
-    from the position before it too (the hand went on to a bigger step that begins with it)."""
-
-    start: int
-    """Where the step begins in the actions."""
-    changed_at: float = -math.inf
-    """The board's last change when the step was judged."""
-    stands_at: float = math.inf
-    """When it stands if the board has not changed since (∞: it changed before then; it is
-    judged again from before it at the next judgement)."""
-    dealing_before: Resolution | None = None
-    """The dealing the table worked from before an early search's answer made the step legal:
-    the hand going on may show that dealing was right (the step it began is a joker pair only
-    that dealing allows)."""
 
 
 class Table:
@@ -126,15 +107,11 @@ class Table:
         anew (a take-back must not let anyone re-draw a mission they dislike)."""
         self._hidden: tuple[Any, frozenset[str]] | None = None
         self._public_legal: tuple[Any, list[str] | None] | None = None
-        self._on_pad: tuple[str, ...] | None = None
-        self._shown_choice: str | None = None
-        """The piece that made the last choice on ``Game.choice_site``, until it comes off."""
-        self.provisional: Provisional | None = None
+        self.pads = Pads(game)
+        """What the table took in on the reveal and choice sites, until it comes off."""
+        self.provisional = ProvisionalStep(game, self.history)
         """The last step judged early, until the hand that made it has been still for the
-        settle time (``close_provisional``)."""
-        self._before_provisional: list[tuple[Any, Successors]] = []
-        self.amended = 0
-        """Provisional steps judged again because the hand went on (``bench hand-to-light``)."""
+        settle time."""
         self._pending: tuple[Any, tuple[Reveal, ...], list[tuple[int, int]]] | None = None
         self._judged: frozenset[tuple[str, str]] = frozenset()
         """The board ``decision`` was judged on (a search's answer withdraws only its red)."""
@@ -196,7 +173,7 @@ class Table:
             actions = found.actions
         for action, known in zip(actions, stored.actions, strict=True):
             self._advance(action, self.game.apply(self.state, action), known)
-        self._shown_choice = stored.shown  # still on the choice site: waited for to come off
+        self.pads.choice = stored.shown  # still on the choice site: waited for to come off
         self.log("game", Sentence("resumed after {count} actions",
                                   {"count": str(len(stored.actions))}))
         self._draw_hidden_chance()
@@ -210,7 +187,7 @@ class Table:
         self.history.start(state)
         self._left_the_position()
         self.reveals, self.service_draws = [], 0
-        self._on_pad, self._shown_choice = None, None
+        self.pads.clear()
         self._dealt = {}
         self.searches.begin()
 
@@ -219,7 +196,7 @@ class Table:
         position goes. (The caches of what a position allows, ``_successors`` and the like,
         are kept with the state they were made for and renew when it is another.)"""
         self.searches.forget()
-        self.provisional = None
+        self.provisional.step = None
         self.decision = NoChange()
 
     @property
@@ -284,7 +261,7 @@ class Table:
         ``provisional`` (the hand may go on to a bigger step that begins with it); ``window``:
         the board's last change and when such a step stands (``Provisional``)."""
         self.last_board = dict(board)
-        amendable, self.provisional = self.provisional, None
+        amendable, self.provisional.step = self.provisional.step, None
         if not self.started:
             self.decision = NoChange()
         elif self.game.is_terminal(self.state):  # only secrets shown for the final score
@@ -298,9 +275,8 @@ class Table:
         else:
             self._held_board = None
             self._observe_play(board, amendable, early)
-            if self.provisional is not None and window is not None:
-                self.provisional = dataclasses.replace(
-                    self.provisional, changed_at=window[0], stands_at=window[1])
+            if window is not None:
+                self.provisional.judged_at(*window)
         return self.decision
 
     def _observe_play(self, board: Mapping[str, str], amendable: Provisional | None,
@@ -323,7 +299,7 @@ class Table:
             at = self._position()
             search = self.searches.ask(at, board, decision)
             if search is not None and (answer := self.searches.early_found(at, board)) is not None:
-                dealt_before = self._dealing_to(before)
+                dealt_before = self.provisional.dealing_to(before)
                 self.searched(search, answer, ())  # the early search found it: no search again
                 decision, search = self._judge(board), None
             self.searches.asked = search  # the likely verdict stands while it runs
@@ -332,7 +308,7 @@ class Table:
         except JournalError as error:  # the journal is written first: nothing has moved on
             decision, shown = self._not_recorded(board, error), None
             if amendable is not None and len(self.actions) > amendable.start:
-                self.provisional = amendable  # an amend the journal refused: asked again
+                self.provisional.step = amendable  # an amend the journal refused: asked again
         if shown is not None and isinstance(decision, NoChange):
             decision = shown
         if isinstance(decision, NoChange):
@@ -344,72 +320,24 @@ class Table:
         if early and len(self.actions) > before and self.service_draws == dealt and (
                 not self.game.is_terminal(self.state)) and (  # a card shown on a phone stays
                 self.game.actor(self.states[before]) not in self.ai):  # the AI's move is its
-            self.provisional = Provisional(before, dealing_before=dealt_before)
+            self.provisional.step = Provisional(before, dealing_before=dealt_before)
         elif len(self.actions) == before and isinstance(decision, NoChange) and (
                 amendable is not None and amendable.start < before):  # the step as it was
-            self.provisional = amendable  # (a fidget)
-
-    def close_provisional(self, last_change: float) -> None:
-        """The step judged early stands if the board was still for the settle time before it
-        changed next; if it changed sooner, what the hand makes is judged from before that
-        step too, until the next judgement. Asked before every judgement and at the judging
-        loop's first wake after a change (the first change after the step is the one that
-        counts)."""
-        step = self.provisional
-        if step is not None and last_change != step.changed_at:
-            self.provisional = None if last_change > step.stands_at else dataclasses.replace(
-                step, stands_at=math.inf)
-
-    def amends_to(self, board: Mapping[str, str]) -> bool:
-        """Is ``board``, judged from the position before the provisional step, exactly one
-        other legal step that the provisional one is the beginning of (the hand went on)?"""
-        return self.provisional is not None and (
-            self._amendment(board, self.provisional) is not None)
-
-    def _amendment(self, board: Mapping[str, str], step: Provisional) -> Resolution | None:
-        """The dealing under which ``board`` amends the provisional ``step``: the working one,
-        or the one before an early search's answer made that step legal (a card taken for a
-        single payment was the first of a pair)."""
-        start = step.start
-        dealings = [self._dealing_to(start)]
-        if step.dealing_before is not None:
-            dealings.append(step.dealing_before)
-        taken = self.game.board(self.states[start + 1])
-        for dealing in dealings:
-            earlier = self._successors_of(dealing.states[-1])
-            matches = earlier.matching(board)
-            if len(matches) == 1 and matches[0].board != taken and begins(
-                    matches[0].board, earlier.board, taken):
-                return dealing
-        return None
-
-    def _successors_of(self, state: Any) -> Successors:
-        """The successors of a state before a provisional step, under one dealing or two."""
-        for known, successors in self._before_provisional:
-            if known is state:
-                return successors
-        successors = Successors(self.game, state)
-        self._before_provisional = [*self._before_provisional[-1:], (state, successors)]
-        return successors
-
-    def _dealing_to(self, start: int) -> Resolution:
-        """The working dealing up to the position before action ``start``."""
-        return Resolution(tuple(self.history.actions[:start]),
-                          tuple(self.history.states[:start + 1]))
+            self.provisional.step = amendable  # (a fidget)
 
     def _amend(self, board: Mapping[str, str], step: Provisional) -> bool:
         """The provisional step was the beginning of a bigger one, which the hand finished
         before it had been still for the settle time: take it back (with the secret draws
         that followed it), so that the board is judged from the position before it, under the
         dealing that makes the bigger step legal."""
-        dealing = self._amendment(board, step)
+        dealing = self.provisional.amendment(board, step)
         if dealing is None:
             return False
         start = step.start
         taken = self._public(self.actions[start], start)
         self._take_back(len(self.actions) - start)
         self._adopt(dealing)
-        self.amended += 1
+        self.provisional.amended += 1
         self.log("move", Sentence("{action}: the hand was not done yet, judged again",
                                   {"action": taken}))
         return True
@@ -522,23 +450,19 @@ class Table:
                       ) -> tuple[Mapping[str, str], SecretShown | Discrepancy | None]:
         """Pieces on the reveal site while the score waits for secrets: judged as the first
         pending seat's secrets, and left out of the board the referee judges."""
-        site = self.game.reveal_site
-        laid = board.get(site) if site is not None else None
-        if laid is None or self.expected_board.get(site) is not None:
-            self._on_pad = None
+        laid = self.pads.on_reveal_site(board, self.expected_board)
+        if laid is None:
             return board, None
-        pieces = tuple(sorted(pile_pieces(laid)))
-        rest = {s: piece for s, piece in board.items() if s != site}
-        if site in self._taken_in(board):
-            # shown and recorded: waiting for them to be taken off
-            return rest, SecretShown(self.reveals[-1].seat, pieces, complete=True)
+        pieces = laid.pieces
+        if laid.taken_in:  # shown and recorded: waiting for them to be taken off
+            return laid.rest, SecretShown(self.reveals[-1].seat, pieces, complete=True)
         pending = self.pending_reveals()
         if not pending or not isinstance(decide(self.successors, board), Discrepancy):
             return board, None  # nothing asked for, or a legal step uses that site
         step, seat = pending[0]
         wanted = len(self.game.revealed_pieces(self.states[step], seat))
         if len(pieces) < wanted:
-            return rest, SecretShown(seat, pieces, complete=False)
+            return laid.rest, SecretShown(seat, pieces, complete=False)
         reveal = Reveal(step, seat, pieces)
         found = None if len(pieces) > wanted else self.searches.explain_reveals(
             [*self.reveals, reveal], self._seed())
@@ -546,40 +470,37 @@ class Table:
             name = self.players[seat]
             why = Sentence("{piece} cannot be {player}'s: no way the box could have been "
                            "dealt gives {player} that",
-                           {"piece": piece_namer(self.game)(laid), "player": name})
-            return rest, Discrepancy((WrongSite(site, None, laid),), why=why)  # type: ignore
+                           {"piece": piece_namer(self.game)(laid.value), "player": name})
+            return laid.rest, Discrepancy((WrongSite(laid.site, None, laid.value),), why=why)
         self._adopt(found)
         assert self.game_id is not None
         self.journal.reveal(self.game_id, reveal)
         self.reveals.append(reveal)
-        self._on_pad = pieces
+        self.pads.secrets = pieces
         self.log("reveal", Sentence("{player} showed {pieces}",
                                     {"player": self.players[seat],
                                      "pieces": listing([piece_namer(self.game)(piece)
                                                         for piece in pieces])}))
         if self.game.is_terminal(self.state) and self.score_known:
             self._log_end()
-        return rest, SecretShown(seat, pieces, complete=True)
+        return laid.rest, SecretShown(seat, pieces, complete=True)
 
     def _choice_shown(self, board: Mapping[str, str]) -> Mapping[str, str]:
         """A piece laid on the game's choice site, at a choice the board cannot show (which
         shape goes back in the box), makes that choice: the players need not use the page. It
         is then left out of the board the referee judges until it is taken off."""
-        site = self.game.choice_site
-        laid = board.get(site) if site is not None else None
-        if laid is None or self.expected_board.get(site) is not None:
-            self._shown_choice = None
+        laid = self.pads.on_choice_site(board, self.expected_board)
+        if laid is None:
             return board
-        rest = {s: piece for s, piece in board.items() if s != site}
-        if site in self._taken_in(board):
-            return rest  # chosen: waiting for it to be taken off
-        action = self.game.choice_pieces(self.state).get(laid)
+        if laid.taken_in:
+            return laid.rest  # chosen: waiting for it to be taken off
+        action = self.game.choice_pieces(self.state).get(laid.value)
         chosen = next((s for s in self._silent_choices() if s.action == action), None)
-        if chosen is None or rest != self.expected_board:
+        if chosen is None or laid.rest != self.expected_board:
             return board  # judged as it lies: a wrong piece there is a mistake
-        self._accept(chosen.action, chosen.state, "shown", laid)
-        self._shown_choice = laid
-        return rest
+        self._accept(chosen.action, chosen.state, "shown", laid.value)
+        self.pads.choice = laid.value
+        return laid.rest
 
     def _silent_choices(self) -> list[Successor]:
         """The choices a piece on the choice site may make now: the silent steps (only the
@@ -591,24 +512,7 @@ class Table:
 
     def board_to_judge(self, board: Mapping[str, str]) -> Mapping[str, str]:
         """``board`` without the pieces the table waits to see taken off, changing nothing."""
-        taken_in = self._taken_in(board)
-        return {s: piece for s, piece in board.items() if s not in taken_in}
-
-    def _taken_in(self, board: Mapping[str, str]) -> set[str]:
-        """The pads whose pieces the table has taken in and waits to see taken off: secrets
-        shown and recorded on the reveal site, the piece that made a choice on the choice
-        site (the one rule for ``board_to_judge``, ``_secrets_laid`` and ``_choice_shown``)."""
-        expected, taken_in = self.expected_board, set()
-        site = self.game.reveal_site
-        laid = board.get(site) if site is not None else None
-        if laid is not None and self._on_pad is not None and expected.get(site) is None and (
-                within(tuple(sorted(pile_pieces(laid))), self._on_pad)):
-            taken_in.add(site)
-        site = self.game.choice_site
-        laid = board.get(site) if site is not None else None
-        if laid is not None and laid == self._shown_choice and expected.get(site) is None:
-            taken_in.add(site)
-        return taken_in
+        return self.pads.to_judge(board, self.expected_board)
 
     def _unseen_choice(self) -> Decision:
         """A player's decision the table cannot see (every legal action leaves the board as it

@@ -53,11 +53,11 @@ def test_one_legal_step_is_judged_a_scan_after_it_lands_and_stands_if_still_for_
     assert judgement.wake_at(10.0 + SCAN) is None  # one step: judged now, before the settle
     judgement.judge(10.0 + SCAN)
     assert table.actions[0] == "build " + " ".join(STACK)
-    assert table.provisional is not None and table.provisional.start == 0  # provisional
-    assert table.provisional.stands_at == 10.0 + SETTLE
+    assert table.provisional.step is not None and table.provisional.step.start == 0  # provisional
+    assert table.provisional.step.stands_at == 10.0 + SETTLE
     lay(tracker, reader_of, {}, 11.0)  # the next change comes after the settle time
     judgement.wake_at(11.0)
-    assert table.provisional is None  # the step stood
+    assert table.provisional.step is None  # the step stood
 
 
 def test_a_change_within_the_settle_time_keeps_the_step_open_until_the_next_judgement(
@@ -67,10 +67,10 @@ def test_a_change_within_the_settle_time_keeps_the_step_open_until_the_next_judg
     judgement.judge(10.0 + SCAN)
     lay(tracker, reader_of, {**built(), "pad:play": "card:red:toast"}, 10.2)  # the hand goes on
     judgement.wake_at(10.2)
-    assert table.provisional is not None and table.provisional.stands_at == float("inf")
+    assert table.provisional.step is not None and table.provisional.step.stands_at == float("inf")
     lay(tracker, reader_of, built(), 10.3)  # ... and takes it back: the build as it was
     judgement.judge(10.3 + SCAN)
-    assert table.provisional is not None and table.provisional.start == 0  # a fidget
+    assert table.provisional.step is not None and table.provisional.step.start == 0  # a fidget
 
 
 def test_a_mistake_waits_for_the_settle_time_and_a_lifted_wrong_piece_clears_at_once(

@@ -65,9 +65,9 @@ def test_the_hand_going_on_makes_a_step_judged_early_the_bigger_one(tmp_path) ->
             step, big = kinds[fresh[0]]
             start = len(table.actions)
             table.observe(step.board, early=True)
-            assert table.actions[start] == step.action and table.provisional.start == start
+            assert table.actions[start] == step.action and table.provisional.step.start == start
             table.observe(big.board)
-            assert table.actions[start] == big.action and table.provisional is None
+            assert table.actions[start] == big.action and table.provisional.step is None
             assert table.journal.active().actions == tuple(table.history.known)
             said = [event.text for event in table.events if event.kind == "move"]
             assert said[-2].endswith(": the hand was not done yet, judged again")
@@ -127,19 +127,19 @@ def test_one_card_the_guess_gave_away_is_judged_early_and_a_pair_laid_after_it_a
         single = joker.action.split(" joker ")[0]
         pair_still_legal = joker.action in GAME.legal_actions(found.states[-1])
         start, guessed = len(table.actions), list(table.history.actions)
-        amended = table.amended
+        amended = table.provisional.amended
         table.early_searched(early, found)
         table.observe(board, early=True)
-        assert table.actions[start] == single and table.provisional.start == start
+        assert table.actions[start] == single and table.provisional.step.start == start
         assert table.history.actions[:start] != guessed  # under another dealing
         if not pair_still_legal and "full" not in met:  # the journal refuses the take-back once
             with monkeypatch.context() as patch:
                 patch.setattr(table.journal, "take_back", full)
                 assert isinstance(table.observe(joker.board), NotRecorded)
-            assert table.provisional.start == start and table.actions[start] == single
+            assert table.provisional.step.start == start and table.actions[start] == single
             met.add("full")
         table.observe(joker.board)
-        assert table.actions[start] == joker.action and table.amended == amended + 1
+        assert table.actions[start] == joker.action and table.provisional.amended == amended + 1
         if not pair_still_legal:  # the dealing from before the early search, as it was
             assert table.history.actions == [*guessed, joker.action]
         stored = table.journal.active()
@@ -158,7 +158,7 @@ def test_a_step_judged_once_settled_stands(tmp_path) -> None:
     table = trapper_table(tmp_path)
     by_action = {step.action: step for step in table.successors.changing}
     table.observe(by_action["pass"].board)
-    assert table.provisional is None
+    assert table.provisional.step is None
     done = list(table.actions)
     decision = table.observe(by_action["retire"].board)
     assert isinstance(decision, Discrepancy) and table.actions == done
@@ -175,7 +175,7 @@ def test_a_step_judged_early_read_otherwise_from_before_it_is_not_amended(tmp_pa
     table.observe(by_action["pass"].board, early=True)
     assert table.actions[len(before)] == "pass"
     assert isinstance(table.observe(board), TakeBack)
-    assert table.actions[len(before)] == "pass" and table.amended == 0
+    assert table.actions[len(before)] == "pass" and table.provisional.amended == 0
 
 def test_a_step_after_which_the_service_dealt_a_card_is_final_at_once(tmp_path) -> None:
     """With the digital dealer a pass draws two cards shown on the player's phone: they are not
@@ -184,7 +184,7 @@ def test_a_step_after_which_the_service_dealt_a_card_is_final_at_once(tmp_path) 
     by_action = {step.action: step for step in table.successors.changing}
     drawn = table.service_draws
     table.observe(by_action["pass"].board, early=True)
-    assert table.service_draws == drawn + 2 and table.provisional is None
+    assert table.service_draws == drawn + 2 and table.provisional.step is None
     done = list(table.actions)
     assert isinstance(table.observe(by_action["retire"].board), Discrepancy)
     assert table.actions == done
@@ -225,7 +225,7 @@ def test_the_out_marker_within_the_settle_time_makes_the_pass_a_retirement(tmp_p
     clock[0] = 10.1
     assert service.judge_at(clock[0]) is None  # one legal step: judged early
     service.judge()
-    assert table.actions[start] == "pass" and table.provisional.start == start
+    assert table.actions[start] == "pass" and table.provisional.step.start == start
     clock[0] = 10.0 + after
     tracker.tag_arrived(reader_of[seat], uid_of["marker:out:1"], clock[0])
     if after < service.profile.settle_ms / 1000:
@@ -236,7 +236,7 @@ def test_the_out_marker_within_the_settle_time_makes_the_pass_a_retirement(tmp_p
         assert table.actions[start:] == ["retire"]
         assert table.journal.active().actions == tuple(table.history.known)
     else:
-        assert service.judge_at(clock[0]) is not None and table.provisional is None
+        assert service.judge_at(clock[0]) is not None and table.provisional.step is None
         clock[0] = tracker.settles_at()
         assert service.judge_at(clock[0]) is None
         service.judge()
@@ -280,12 +280,13 @@ def test_the_service_judges_one_card_the_guess_gave_away_a_scan_after_it_lands(
     assert service.judge_at(clock[0]) is None
     service.judge()
     assert table.actions[start] == joker.action.split(" joker ")[0]
-    assert table.provisional.start == start and table.searches.costs == searched  # the early answer
+    assert table.provisional.step.start == start
+    assert table.searches.costs == searched  # the early answer
     lay(joker.board, landed + 0.3)
     clock[0] = landed + 0.3 + 0.125
     assert service.judge_at(clock[0]) is None  # the joker move, one step from before
     service.judge()
-    assert table.actions[start] == joker.action and table.amended == 1
+    assert table.actions[start] == joker.action and table.provisional.amended == 1
     assert table.journal.active().actions == tuple(table.history.known)
 
 
@@ -300,9 +301,9 @@ def test_the_first_move_after_a_stack_built_does_not_rebuild_it(tmp_path) -> Non
     table.new_game(["anna", "ben"], {})
     built = {f"stack:{place}": f"tiki:{tiki}" for place, tiki in enumerate(stack, start=1)}
     table.observe(built, early=True)
-    assert table.actions[0] == "build " + " ".join(stack) and table.provisional.start == 0
+    assert table.actions[0] == "build " + " ".join(stack) and table.provisional.step.start == 0
     table.observe({**built, "stack:1": "tiki:wikiwiki", "stack:2": "tiki:nani"})
-    assert table.actions[0] == "build " + " ".join(stack) and table.amended == 0
+    assert table.actions[0] == "build " + " ".join(stack) and table.provisional.amended == 0
 
 
 def test_the_step_fidgeted_with_stays_provisional_and_a_new_game_has_none(tmp_path) -> None:
@@ -313,14 +314,14 @@ def test_the_step_fidgeted_with_stays_provisional_and_a_new_game_has_none(tmp_pa
     start = len(table.actions)
     by_action = {step.action: step for step in table.successors.changing}
     table.observe(by_action["pass"].board, early=True)
-    assert not table.amends_to(by_action["pass"].board)
+    assert not table.provisional.amends_to(by_action["pass"].board)
     assert isinstance(table.observe(by_action["pass"].board), NoChange)
-    assert table.provisional.start == start
+    assert table.provisional.step.start == start
     table.observe(by_action["retire"].board)
-    assert table.actions[start:] == ["retire"] and table.amended == 1
+    assert table.actions[start:] == ["retire"] and table.provisional.amended == 1
     table.observe(table.successors.changing[0].board, early=True)
-    assert table.provisional is not None
+    assert table.provisional.step is not None
     table.abort()
-    assert table.provisional is None
+    assert table.provisional.step is None
     table.new_game(seat_names(3), {})
-    assert table.provisional is None
+    assert table.provisional.step is None

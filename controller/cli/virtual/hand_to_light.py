@@ -6,7 +6,7 @@ confirmation is the end of the judgement that accepts the step (it relights the 
 it returns). Steps finished by a button press (the service's own draws, silent actions) are
 not hand steps and are left out. A piece dragged over other sites before it lands is timed
 from its landing, as a slide. A step judged early that the hand then turned into another
-(``Table.amended``) is counted, not as wrong.
+(``ProvisionalStep.amended``) is counted, not as wrong.
 
 Mistakes (``bench mistakes``): while a wrong board of the bots' lies on the table
 (``mistake``), the first judgement that it is wrong is its red light, timed from the hand that
@@ -98,7 +98,7 @@ class HandToLight:
         service.judge = timed_judge  # type: ignore[method-assign]
 
     def _last_step(self) -> tuple[int, int]:  # an amended step changes it as well
-        return len(self.service.table.actions), self.service.table.amended
+        return len(self.service.table.actions), self.service.table.provisional.amended
 
     def _judged(self, before: tuple[int, int], hand: tuple[str, float] | None,
                 decided: object) -> None:
@@ -145,4 +145,4 @@ class HandToLight:
                 "scan_ms": self.scan_ms, "red_ms": self.red_ms, "cleared_ms": self.cleared_ms,
                 "judged_wrong": self.judged_wrong, "withdrawn": self.withdrawn,
                 "not_red": max(0, self.mistakes_made() - len(self.red_ms)),
-                "amended": self.service.table.amended}
+                "amended": self.service.table.provisional.amended}
