@@ -4,11 +4,12 @@ Every benchmark is a function ``(options, progress) -> BenchResult`` named in ``
 a module of this room: ``engines`` (random playouts, the referee, the hub's scan, the LED
 latency, the AI), ``autoplay`` (whole games on the virtual table: autoplay, hand-to-light,
 mistakes), ``referee_search`` and ``pi_budget`` (people dealing from the box), ``load`` (a
-crowd of readers against ``tabletop run``); ``measure`` holds what several of them time. The
-two that compose the service with the simulator in-process, ``noisy-link`` and ``club``, are
-the command line's (``controller.cli.virtual``: only it may import the simulator). A module
-is imported only when its bench runs: the command line names them all at every start. The
-command formats the result as a table, or prints its figures as JSON.
+crowd of readers against ``tabletop run``), ``club`` (a hundred quick tables on one broker);
+``measure`` holds what several of them time. The one that composes the service with the
+simulator in-process, ``noisy-link``, is the command line's (``controller.cli.virtual``: only
+it may import the simulator); ``hand_to_light`` times what the virtual table's hands do
+through a protocol. A module is imported only when its bench runs: the command line names them
+all at every start. The command formats the result as a table, or prints its figures as JSON.
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ BENCHES: dict[str, str] = {
     "referee-search": "referee_search:bench_referee_search",
     "hub": "engines:bench_hub",
     "ai": "engines:bench_ai",
+    "club": "club:bench_club",
 }
 """Each bench's name and where it is: ``module:function`` in this room."""
 

@@ -1,7 +1,7 @@
 """``tabletop bench NAME``: measured figures as a readable table, or one JSON object.
 
 The benches are in ``controller.bench`` (``BENCHES``: each a function of the options that
-returns a ``BenchResult``), and the two that run the simulator in-process in
+returns a ``BenchResult``), and the one that runs the simulator in-process in
 ``controller.cli.virtual`` (``SIMULATED``); this reads the options, shows their progress on a
 terminal and prints the result. Figures come from here, never from timed unit tests.
 """
@@ -19,7 +19,7 @@ from controller.errors import UserError
 
 from .common import print_json, progress, progress_done
 
-SIMULATED = {"club": "club_bench:bench_club", "noisy-link": "noisy_link:bench_noisy_link"}
+SIMULATED = {"noisy-link": "noisy_link:bench_noisy_link"}
 """The benches that compose the service with the simulator in this process: in
 ``controller.cli.virtual``, since only the command line may import the simulator."""
 EVERY = sorted({*BENCHES, *SIMULATED})

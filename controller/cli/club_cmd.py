@@ -94,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
 
 def demo(args: argparse.Namespace) -> int:
     """``--demo N``: a private Mosquitto, the club and N simulated tables playing."""
-    from controller.cli.virtual.club_tables import local_broker, play_evening
+    from controller.cli.virtual.club_tables import play_evening
+    from controller.compose.quick_tables import local_broker
 
     if not 1 <= args.demo <= 30 or args.mqtt:
         raise UserError("--demo TABLES: 1 to 30 simulated tables, on a broker of their own "

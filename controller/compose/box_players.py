@@ -1,6 +1,6 @@
 """People at a table with the real box, driving a ``Table`` directly (no service, no hub):
 ``tabletop bench referee-search`` and ``bench pi-budget``, the club's quick tables
-(``club_tables.lay_steps``) and the tests of unseen draws play with them.
+(``quick_tables.lay_steps``) and the tests of unseen draws play with them.
 
 They shuffle and draw the secrets themselves (seeded), make legal moves (at random, or the
 ones ``prefer`` picks), confirm or choose what the board cannot tell, and lay their secrets

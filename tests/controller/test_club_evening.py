@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from controller.cli.virtual.club_tables import CLUB_GAMES, lay_steps, quick_service, seating
 from controller.club_link import BrokerAddress, ClubLink, cancel_all
 from controller.club_service import ClubService
+from controller.compose.quick_tables import CLUB_GAMES, lay_steps, quick_service, seating
 from tests.mosquitto import Broker, free_port
 
 TABLES = 30

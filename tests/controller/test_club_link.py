@@ -12,7 +12,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from controller.cli.virtual.club_tables import quick_service
 from controller.club_link import (
     MAX_SEATS,
     STATE_INTERVAL,
@@ -23,6 +22,7 @@ from controller.club_link import (
 )
 from controller.club_messages import HA_STATUS, Response, topic
 from controller.club_service import ClubService
+from controller.compose.quick_tables import quick_service
 from controller.language import catalogue
 from games.registry import get_game
 from tests.playing import play_to_end

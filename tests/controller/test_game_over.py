@@ -7,7 +7,7 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from controller.cli.virtual.club_tables import quick_service
+from controller.compose.quick_tables import quick_service
 from controller.web import create_app
 from tests.playing import play_to_end
 

@@ -131,7 +131,7 @@ def test_pieces_dragged_over_wrong_sites_are_judged_only_where_they_land(tmp_pat
     step, each in its reader's field for two scans of its hub: with the profile's settle time
     the table never judges a board mid-way, and each move is taken as it lands (``bench
     hand-to-light``'s slides)."""
-    from controller.cli.virtual.hand_to_light import HandToLight
+    from controller.bench.hand_to_light import HandToLight
     from simulator.autoplay import AutoplayBot
 
     async def scenario() -> None:

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.bench.hand_to_light import HandToLight
 from controller.table import Table
 from controller.unresolved import UNRESOLVED
 
-from .hand_to_light import HandToLight
 from .settling import settled
 from .table import HEADLESS_SETTLE_MS, running
 

@@ -22,17 +22,28 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from controller.referee import Discrepancy, NoChange, NotRecorded, TakeBack
 from controller.service import TableService
 
-if TYPE_CHECKING:  # imported by `tabletop sim`, which `tabletop run` shares a parser with
-    from simulator.virtual_table import VirtualTable
+
+class HandsOnTable(Protocol):
+    """What the timing needs of a table that hands move pieces on (the simulator's virtual
+    table, which this room may not import): its board, a callback for every change, and the
+    hand's own gestures, which the timing wraps."""
+
+    on_change: Callable[[dict[str, str]], None] | None
+
+    def board(self) -> dict[str, str]: ...
+
+    async def press(self, role: str) -> None: ...
+
+    async def drag(self, *args: Any, **kwargs: Any) -> None: ...
 
 
 class HandToLight:
-    def __init__(self, table: VirtualTable, service: TableService) -> None:
+    def __init__(self, table: HandsOnTable, service: TableService) -> None:
         self.service = service
         self.put_ms: list[float] = []
         self.lift_ms: list[float] = []

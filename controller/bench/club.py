@@ -25,15 +25,14 @@ from typing import Any
 from controller.bench import BenchOptions, BenchResult, Progress
 from controller.club_link import BrokerAddress, ClubLink, cancel_all
 from controller.club_service import ClubService
-from controller.errors import UserError
-
-from .club_tables import (
+from controller.compose.quick_tables import (
     CLUB_GAMES,
     lay_steps,
     local_broker,
     quick_service,
     seating,
 )
+from controller.errors import UserError
 
 
 def percentile(values: list[float], share: float) -> float | None:
