@@ -8,7 +8,12 @@ settle time, or sooner when waiting cannot change the verdict:
   unreported could make it another), or amends a step judged early (the hand went on), or is
   one step under another dealing an early search found;
 - at the next scan that shows it, when it shows the game's position again while the table
-  says it is wrong (a wrong piece lifted).
+  says it is wrong (a wrong piece lifted);
+- where the profile asks for it (``[timing] plain_mistakes = "quick"``), once no lift can be
+  unreported, when it is plainly a mistake: only pieces laid on sites the position leaves
+  empty, no legal step lays a piece of that kind there, and no early search for another
+  dealing is still to answer. Off by default: a piece a hand drags from the box over the board
+  rests on such a site a scan or two on its way, and would light red under the hand.
 
 A step judged before the settle time is provisional (``controller.provisional``) until the hand has
 been still that long. docs/architecture.md draws the states a board passes through.
@@ -23,14 +28,16 @@ from collections.abc import Callable, Mapping
 
 from games.core.game import pile_begins, pile_pieces
 
-from .referee import Choose, NoChange, one_step
+from .history import MAX_TAKE_BACK
+from .referee import Choose, Discrepancy, NoChange, decide, one_step
 from .table import Table
 from .tracker import Tracker
 
 
 class Judgement:
     def __init__(self, table: Table, tracker: Tracker, blind: Callable[[], bool],
-                 search_early: Callable[[Mapping[str, str]], None]) -> None:
+                 search_early: Callable[[Mapping[str, str]], None],
+                 quick_mistakes: bool = False) -> None:
         self.table = table
         self.tracker = tracker
         self._blind = blind
@@ -38,6 +45,8 @@ class Judgement:
         self._search_early = search_early
         """Asks for an early search for another dealing under which a board is one step (the
         service runs it off its loop and wakes the judging loop when it answers)."""
+        self.quick_mistakes = quick_mistakes
+        """Call a plain mistake wrong before the settle time (``_plainly_wrong``)."""
 
     def wake_at(self, now: float) -> float | None:
         """None if the board is to be judged now, else when to look again."""
@@ -50,6 +59,8 @@ class Judgement:
         still, quick = tracker.still_at(), tracker.quick_at()
         if now >= still and self._one_step(now) and (
                 now >= quick or not self._a_lift_could_change_it()):
+            return None
+        if self.quick_mistakes and now >= quick and self._plainly_wrong():
             return None
         return still if now < still else quick if now < quick else tracker.settles_at()
 
@@ -89,6 +100,28 @@ class Judgement:
             return now >= self.tracker.quick_at()
         self._search_early(board)
         return self.table.early_search_found(board)
+
+    def _plainly_wrong(self) -> bool:
+        """Is the observed board a mistake no hand still moving could turn into a step?
+        Pieces only laid, each on a site the position leaves empty (a hand moving a piece
+        already on the table lifts it first); no legal step, take-back or step under way, and
+        no legal step lays a piece of that kind on those sites (a piece the working guess says
+        the player lacks may begin a step under another dealing). An early search for such a
+        dealing answers first; the search after the red, if asked, may still withdraw it."""
+        table = self.table
+        if not table.started or self._blind() or table.game.is_terminal(table.state):
+            return False
+        board, expected = table.board_to_judge(self.tracker.board), table.expected_board
+        laid = {site: piece for site, piece in board.items() if expected.get(site) != piece}
+        if not laid or any(site in expected for site in laid) or any(
+                site not in board for site in expected):
+            return False
+        successors = table.successors
+        if not isinstance(decide(successors, board, table.history.earlier_boards(MAX_TAKE_BACK)),
+                          Discrepancy) or table.early_search(board) is not None:
+            return False
+        return not any(_kinds(step.board.get(site)) == _kinds(piece)
+                       for step in successors.changing for site, piece in laid.items())
 
     def _a_lift_could_change_it(self) -> bool:
         """Could a lift made but not yet reported turn the observed board into another legal
@@ -147,3 +180,8 @@ class Judgement:
                         for board in wanted):
                     self.tracker.reorder(site, order)
                     break
+
+
+def _kinds(value: str | None) -> tuple[str, ...]:
+    """The kinds of the pieces on a site (a card, a tile, a tiki), bottom first."""
+    return tuple(piece.split(":")[0] for piece in pile_pieces(value)) if value else ()

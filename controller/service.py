@@ -132,7 +132,8 @@ class TableService:
         self.timing = profile.timing
         """The judgement's waits, from the profile (``[timing]``): read where they apply."""
         self.judgement = Judgement(table, self.tracker, blind=lambda: bool(self.blind_sites),
-                                   search_early=self._search_early)
+                                   search_early=self._search_early,
+                                   quick_mistakes=profile.timing.plain_mistakes == "quick")
         self.health = HardwareHealth(profile.readers)
         self.wait_for_lifts = True
         """After an arrival, wait until a lift could have been reported (off: benchmarks)."""

@@ -110,6 +110,11 @@ class TimingSettings:
     """How often a move the journal could not record (its disk full) is tried again."""
     sweep_ms: int = 1500
     """How long the end-of-game sweep lights each score line."""
+    plain_mistakes: str = "settle"
+    """When a board with pieces only laid, where no legal step lays one of their kind, is
+    called wrong: ``settle`` (after the settle time, as any mistake: a piece a hand drags from
+    the box over the board is never lit red on its way) or ``quick`` (as soon as every lift
+    would have been reported: for tables whose players lay pieces rather than drag them)."""
 
 
 TIMING_RANGES = {
@@ -118,6 +123,8 @@ TIMING_RANGES = {
 }
 """What a ``[timing]`` key may hold (a hub's heartbeat is due every second: a hub silent for
 less is not yet late)."""
+PLAIN_MISTAKES = ("settle", "quick")
+"""What ``[timing] plain_mistakes`` may say (``TimingSettings.plain_mistakes``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -531,12 +538,13 @@ def _radio(check: _Checker, data: dict[str, Any]) -> RadioSettings:
 
 def _timing(check: _Checker, data: dict[str, Any]) -> TimingSettings:
     table = check.table(data, "timing", optional=True)
-    check.known_keys(table, TIMING_RANGES, "[timing]")
+    check.known_keys(table, [*TIMING_RANGES, "plain_mistakes"], "[timing]")
     defaults = TimingSettings()
     return TimingSettings(**{
         key: check.number(table, key, "[timing]", low, high, default=getattr(defaults, key),
                           integer=isinstance(low, int))
-        for key, (low, high) in TIMING_RANGES.items()})
+        for key, (low, high) in TIMING_RANGES.items()}, plain_mistakes=check.choice(
+            table, "plain_mistakes", "[timing]", PLAIN_MISTAKES, default=defaults.plain_mistakes))
 
 
 def load_profile(path: str | Path, known_sites: Collection[str] | None = None) -> BoardProfile:

@@ -56,6 +56,8 @@ class BenchOptions:
     """Seeds per game (None: ``SEEDS``)."""
     no_hint: bool = False
     ideal: bool = False
+    plain_mistakes: str | None = None
+    """The profiles' ``[timing] plain_mistakes`` for the virtual tables (None: their own)."""
     clients: int = 200
     rate: float = 50.0
     rounds: int = 3

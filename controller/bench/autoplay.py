@@ -34,7 +34,9 @@ def _autoplay_games(options: BenchOptions, progress: Progress, mistakes: float, 
         started = time.perf_counter()
         command = [sys.executable, "-m", "controller.cli", "sim", "--autoplay", game_id,
                    "--seed", str(seed), "--players", ",".join(seat_names(players)),
-                   "--mistakes", str(mistakes), *(["--ideal"] if options.ideal else []), *extra]
+                   "--mistakes", str(mistakes), *(["--ideal"] if options.ideal else []),
+                   *(["--plain-mistakes", options.plain_mistakes] if options.plain_mistakes
+                     else []), *extra]
         try:
             run = subprocess.run(command, capture_output=True, text=True, timeout=GAME_TIMEOUT)
         except subprocess.TimeoutExpired:
@@ -203,6 +205,7 @@ def bench_mistakes(options: BenchOptions, progress: Progress) -> BenchResult:
             "withdrawn": sum(timing.get("withdrawn", 0) for timing in timings),
             "read_as_under_way": sum(timing.get("not_red", 0) for timing in timings),
             "settle_ms": profile.settle_ms, "scan_ms": scan, "cleared": len(times["cleared"]),
+            "plain_mistakes": options.plain_mistakes or profile.timing.plain_mistakes,
             "games": len(runs), "completed": sum(r["ok"] for r in runs),
             "errors": [r["error"] for r in runs if not r["ok"]][:3]}
         if None not in (scan, red, put, cleared):
@@ -215,7 +218,8 @@ def bench_mistakes(options: BenchOptions, progress: Progress) -> BenchResult:
                      row["red_p50_ms"], red, cleared, put, row["withdrawn"], wrong))
     radio = "ideal" if options.ideal else "realistic"
     return BenchResult(
-        f"Mistakes on the {radio} table, players dealing, seeds 0..{options.seeds - 1}, ms "
+        f"Mistakes on the {radio} table, players dealing, seeds 0..{options.seeds - 1}"
+        f"{', plain mistakes ' + options.plain_mistakes if options.plain_mistakes else ''}, ms "
         "(goals: red p95 <= settle + 2 scans and <= 3 x put p95; cleared p95 <= 2 scans + "
         "100; no wrong verdict)",
         ("game", "settle", "scan", "completed", "mistakes", "red p50", "red p95",

@@ -16,6 +16,7 @@ from typing import Any
 from controller.bench import BENCHES, BenchOptions, BenchResult, Progress
 from controller.bench import bench as room_bench
 from controller.errors import UserError
+from hardware.profile import PLAIN_MISTAKES
 
 from .common import print_json, progress, progress_done
 
@@ -55,6 +56,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="pi-budget: leave out the AI hint (it needs OpenSpiel)")
     parser.add_argument("--ideal", action="store_true",
                         help="autoplay: on the ideal table instead of the realistic one")
+    parser.add_argument("--plain-mistakes", choices=PLAIN_MISTAKES, default=None,
+                        help="autoplay, hand-to-light, mistakes: when a piece laid where no "
+                             "step lays one is red (the profile's [timing] plain_mistakes)")
     parser.add_argument("--clients", type=int, default=200, help="load: SSE clients (200)")
     parser.add_argument("--rate", type=float, default=50.0,
                         help="load: status requests a second (50)")
@@ -69,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
     options = BenchOptions(
         game=tuple(args.game or ()), seconds=args.seconds, games=args.games,
         players=args.players, simulations=args.simulations, jobs=args.jobs, seeds=args.seeds,
-        no_hint=args.no_hint, ideal=args.ideal, clients=args.clients, rate=args.rate,
+        no_hint=args.no_hint, ideal=args.ideal, plain_mistakes=args.plain_mistakes,
+        clients=args.clients, rate=args.rate,
         rounds=args.rounds, tables=args.tables, pace=args.pace).resolved(args.name)
     if options.seconds <= 0:
         raise UserError("--seconds must be positive")

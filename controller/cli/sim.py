@@ -27,6 +27,7 @@ from controller.errors import UserError
 from controller.setup.token import install_token
 from controller.table import DEALERS
 from games.registry import get_game
+from hardware.profile import PLAIN_MISTAKES
 
 from .common import (
     add_ai_argument,
@@ -80,6 +81,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--profile-settle", action="store_true",
                         help="with --autoplay: the profile's settle time, as at a real table "
                              f"(default {HEADLESS_SETTLE_MS} ms: no human hand to wait for)")
+    parser.add_argument("--plain-mistakes", choices=PLAIN_MISTAKES, default=None,
+                        help="when a piece laid where no step lays one is red: after the "
+                             "settle time, or quick (the profile's [timing] plain_mistakes, "
+                             "settle unless it says otherwise)")
     parser.add_argument("--ideal", action="store_true",
                         help="an ideal radio (every tag read at once, a scan every "
                              f"{IDEAL_SCAN_MS:g} ms) instead of the realistic default")
@@ -120,16 +125,17 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="tabletop-sim-") as scratch:
         data = data_dir(args.data) if args.data else Path(scratch)
         asyncio.run(interactive(args.game, players, options, data, args.host, args.port, ai,
-                                scan_ms(args), args.dealer, args.seed))
+                                scan_ms(args), args.dealer, args.seed, args.plain_mistakes))
     return 0
 
 
 async def interactive(game_id: str, players: list[str], options: dict[str, str], data: Path,
                       host: str, port: int, ai: dict[str, int] | None = None,
                       scan: float | str = "realistic", dealer: str = "players",
-                      seed: int = 0) -> None:
+                      seed: int = 0, plain_mistakes: str | None = None) -> None:
     """``seed``: the page's "do the next step for me" picks its random moves with it."""
-    table, service = virtual_service(game_id, data, scan_ms=scan)
+    table, service = virtual_service(game_id, data, plain_mistakes=plain_mistakes,
+                                     scan_ms=scan)
     try:
         if not service.table.started:
             service.new_game(players, options, ai, dealer)
@@ -170,7 +176,8 @@ def autoplay(args: argparse.Namespace) -> int:
                                                     args.seed + number, args.mistakes, ai,
                                                     scan_ms(args), settle_ms(args),
                                                     args.dealer, args.slides,
-                                                    args.pause_ms / 1000, kinds)))
+                                                    args.pause_ms / 1000, kinds,
+                                                    args.plain_mistakes)))
         progress(f"autoplay: {number + 1}/{args.games} games")
     progress_done()
     summary = summarize(game.id, players, "ideal" if args.ideal else "realistic", ai, results)

@@ -86,10 +86,12 @@ def test_bench_hand_to_light(capsys) -> None:
     assert code == 0 and row["wrong_judgements"] == 0
 
 
-def test_bench_mistakes(capsys) -> None:
+@pytest.mark.parametrize("plain", [None, "quick"])
+def test_bench_mistakes(capsys, plain: str | None) -> None:
     code, figures = bench(capsys, "mistakes", "--game", "tiki_topple", "--seeds", "1",
-                          "--ideal")
+                          "--ideal", *(["--plain-mistakes", plain] if plain else []))
     (row,) = figures["games"]
+    assert row["plain_mistakes"] == (plain or "settle")  # the profile's own: settle
     assert row["completed"] == 1 and row["mistakes"] > 0, row["errors"]
     assert row["red_p95_ms"] >= row["red_p50_ms"] > 0 and row["put_p95_ms"] > 0
     assert row["cleared"] == row["mistakes"] and row["cleared_p95_ms"] > 0  # each lifted

@@ -8,9 +8,10 @@ import random
 import re
 from pathlib import Path
 
+from controller.history import MAX_TAKE_BACK
 from controller.journal import Journal
 from controller.judgement import Judgement
-from controller.referee import Discrepancy, NoChange
+from controller.referee import Discrepancy, NoChange, decide
 from controller.table import Table
 from controller.tracker import Tracker
 from games.registry import get_game
@@ -106,6 +107,64 @@ def test_a_piece_laid_from_the_box_where_no_step_lays_one_waits_for_the_settle_t
     judgement.wake_at(11.0)
     lay(tracker, reader_of, {**table.expected_board, "pad:reveal": "card:red:toast"}, 12.0)
     assert judgement.wake_at(12.0 + 0.25) == 12.0 + SETTLE
+
+
+def answer(table: Table, board: dict[str, str]) -> None:
+    """An early search asked, run at once (the service runs it in its worker)."""
+    early = table.early_search(board)
+    if early is not None:
+        table.early_searched(early, early.run())
+
+
+def test_quick_plain_mistakes_are_red_once_no_lift_is_unreported(tmp_path) -> None:
+    """With ``[timing] plain_mistakes = "quick"`` (players who lay pieces rather than drag
+    them), the same card is red once a lift made meanwhile would have been reported and the
+    early search for another dealing of the cards set aside has found none, not after the
+    settle time; lifted, it clears at the scan that shows it."""
+    judgement, table, tracker, reader_of, _ = judged(tmp_path)
+    tracker.lift_latency = 0.25
+    quick = Judgement(table, tracker, lambda: False, lambda board: None, quick_mistakes=True)
+    answered = Judgement(table, tracker, lambda: False, lambda board: answer(table, board),
+                         quick_mistakes=True)
+    lay(tracker, reader_of, built(), 10.0)
+    judgement.judge(10.0 + SCAN)
+    judgement.wake_at(11.0)
+    expected = dict(table.expected_board)
+    lay(tracker, reader_of, {**expected, "pad:reveal": "card:red:toast"}, 12.0)
+    assert quick.wake_at(12.0 + SCAN) == 12.0 + 0.25  # a lift could still come: a slide
+    assert quick.wake_at(12.0 + 0.25) == 12.0 + SETTLE  # an early search is to answer
+    assert answered.wake_at(12.0 + 0.25) is None  # it found no dealing: before the settle
+    quick.judge(12.0 + 0.25)
+    assert isinstance(table.decision, Discrepancy)
+    lay(tracker, reader_of, expected, 12.5)
+    assert quick.wake_at(12.5) is None  # lifted: cleared at the scan that shows it
+    quick.judge(12.5)
+    assert isinstance(table.decision, NoChange)
+
+
+def test_quick_plain_mistakes_spare_a_card_that_may_begin_a_step(tmp_path) -> None:
+    """A card the working guess set aside, laid on the play pad: under the guess a mistake,
+    under another dealing the first half of a step (its tiki not moved yet). The early search
+    looks for a whole step and finds none; the card still waits for the settle time, since a
+    legal step lays a card there. So do a piece moved and two swapped (a hand sliding)."""
+    judgement, table, tracker, reader_of, _ = judged(tmp_path)
+    answered = Judgement(table, tracker, lambda: False, lambda board: answer(table, board),
+                         quick_mistakes=True)
+    lay(tracker, reader_of, built(), 10.0)
+    judgement.judge(10.0 + SCAN)
+    judgement.wake_at(11.0)
+    expected = dict(table.expected_board)
+    earlier = table.history.earlier_boards(MAX_TAKE_BACK)
+    set_aside = next(board for piece in TIKI.pieces() if piece.startswith("card:")
+                     if isinstance(decide(table.successors, board := {**expected,
+                                                                      "pad:play": piece},
+                                          earlier), Discrepancy))
+    lay(tracker, reader_of, set_aside, 12.0)
+    assert answered.wake_at(12.0 + SCAN) == 12.0 + SETTLE
+    assert table.early_search(set_aside) is None  # it was asked, and answered
+    swapped = {**expected, "stack:1": expected["stack:9"], "stack:9": expected["stack:1"]}
+    lay(tracker, reader_of, swapped, 13.0)
+    assert answered.wake_at(13.0 + SCAN) == 13.0 + SETTLE
 
 
 def test_a_blind_region_judges_nothing_early(tmp_path) -> None:

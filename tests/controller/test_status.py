@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 
@@ -107,12 +108,17 @@ def test_the_tracker_waits_after_an_arrival_as_long_as_the_hub_needs_to_report_a
     assert service.tracker.lift_latency == pytest.approx(3.25 * 0.100)
 
 
-def test_a_move_that_shows_one_legal_step_is_judged_a_scan_after_it_lands(tmp_path) -> None:
+@pytest.mark.parametrize("plain_mistakes", ["settle", "quick"])
+def test_a_move_that_shows_one_legal_step_is_judged_a_scan_after_it_lands(
+        tmp_path, plain_mistakes: str) -> None:
     """The adaptive settle: a Topiary visitor stood on a spot reads as exactly one legal step,
     and no lift could make it another, so it is judged one scan after it lands, without the
     extra quarter scan a lift would need to be reported; a board that is no legal step keeps
-    the whole settle time."""
+    the whole settle time, unless the profile calls plain mistakes quick (a piece laid where
+    no step lays one: judged once a lift would have been reported)."""
     profile = load_board("topiary")
+    profile = dataclasses.replace(profile, timing=dataclasses.replace(
+        profile.timing, plain_mistakes=plain_mistakes))
     strip = RecordingStrip(profile.leds.count, byteorder=profile.leds.pixel_order)
     service, registry = build_service(profile, tmp_path,
                                       urls=[str(tmp_path / f"no-hub{n}") for n in range(3)],
@@ -153,13 +159,19 @@ def test_a_move_that_shows_one_legal_step_is_judged_a_scan_after_it_lands(tmp_pa
     assert service.judge_at(10.1) is None  # judged then, not at 10.125
     service.judge()
     assert service.table.actions[-1] == visitor.action
-    # then another player's visitor stood on a spot is no legal step: the whole settle time
+    # then another player's visitor stood on a spot is no legal step, and no step stands one
+    # there: the whole settle time, or (quick) once a lift would have been reported
     stranger = next(piece for piece in uids if piece.startswith("visitor:")
                     and piece != visitor.board[spot])
     other = next(site for site in reader_of if site.startswith("spot")
                  and site not in service.table.successors.board)
+    assert not any(other in step.board for step in service.table.successors.changing)
     tracker.tag_arrived(reader_of[other], uids[stranger][0], 20.0)
-    assert service.judge_at(20.2) == pytest.approx(20.0 + profile.settle_ms / 1000)
+    if plain_mistakes == "settle":
+        assert service.judge_at(20.2) == pytest.approx(20.0 + profile.settle_ms / 1000)
+    else:
+        assert service.judge_at(20.11) == pytest.approx(20.125)
+        assert service.judge_at(20.125) is None and profile.settle_ms / 1000 > 0.125
 
 
 def test_a_moved_piece_counts_where_it_went_before_its_old_place_misses_it(tmp_path) -> None:

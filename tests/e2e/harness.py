@@ -18,14 +18,16 @@ SETTLE_MS = 60
 
 def running_table(data: Path, game: str = "tiki_topple", players: Sequence[str] = ("anna", "ben"),
                   options: Mapping[str, str] | None = None, new_game: bool = True, seed: int = 0,
-                  settle_ms: int | None = SETTLE_MS,
+                  settle_ms: int | None = SETTLE_MS, plain_mistakes: str | None = None,
                   ) -> AbstractAsyncContextManager[tuple[VirtualTable, TableService]]:
     """``running`` with the tests' defaults, so each test names only what it is about:
     ``seed`` the service's secret draws (missions, set-aside cards), so runs repeat;
     ``settle_ms`` short for speed (None: the profile's, as at a real table); a game the journal
-    resumed is kept, and ``new_game`` False starts none (the test starts its own)."""
+    resumed is kept, and ``new_game`` False starts none (the test starts its own);
+    ``plain_mistakes``: the profile's ``[timing] plain_mistakes`` instead of its own."""
     return running(game, data, players, options or {}, settle_ms=settle_ms,
-                   rng=random.Random(seed), start="unless resumed" if new_game else "no")
+                   rng=random.Random(seed), start="unless resumed" if new_game else "no",
+                   plain_mistakes=plain_mistakes)
 
 
 def perform(table: VirtualTable, after: dict[str, str]) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+from controller.referee import Discrepancy
+
 from .harness import perform, play, running_table, settled
 
 BLACKS = {"tri:2:4": "black", "tri:3:10": "black"}
@@ -147,5 +149,32 @@ def test_pieces_dragged_over_wrong_sites_are_judged_only_where_they_land(tmp_pat
             assert service.table.actions == bot.actions
             assert timing.judged_wrong == 0
             assert len(timing.slide_ms) >= 4
+
+    play(scenario)
+
+
+def test_with_quick_plain_mistakes_a_dragged_piece_is_still_taken_where_it_lands(
+        tmp_path) -> None:
+    """The trade an owner makes with ``[timing] plain_mistakes = "quick"``: a piece dragged
+    from the box may light red on a wrong site on its way (before the settle time), but the
+    red goes with the hand, and every move is taken where it lands: no right move is refused
+    for good."""
+    from controller.bench.hand_to_light import HandToLight
+    from simulator.autoplay import AutoplayBot
+
+    async def scenario() -> None:
+        async with running_table(tmp_path, game="on_top", settle_ms=None,
+                                 plain_mistakes="quick") as (table, service):
+            assert service.judgement.quick_mistakes
+            await until(lambda: all(hub.seen for hub in service.hubs))
+            timing = HandToLight(table, service)
+            bot = AutoplayBot(table, ["anna", "ben"], settle=lambda: settled(table, service),
+                              seed=4, settle_every="action", slide_rate=1.0)
+            for _ in range(6):
+                await bot.play_one()
+            await settled(table, service)
+            assert bot.slides >= 4 and len(timing.slide_ms) >= 4
+            assert service.table.actions == bot.actions
+            assert not isinstance(service.table.decision, Discrepancy)
 
     play(scenario)

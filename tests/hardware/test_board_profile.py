@@ -105,6 +105,8 @@ MISTAKES = [
     ("timing/silent_ms", 900, "between 1200 and 60000"),
     ("timing/flicker_scans", "1.5", "must be int or float"),
     ("timing/settle_ms", 300, "unknown key 'settle_ms'"),
+    ("timing/plain_mistakes", "fast", "'fast' is not one of settle, quick"),
+    ("timing/plain_mistakes", True, "must be str"),
 ]
 
 
@@ -181,6 +183,9 @@ def test_the_judgements_waits_default_and_an_owner_tunes_them() -> None:
     assert parse_profile(base(), TIKI, TIKI_SITES).timing == TimingSettings()
     tuned = parse_profile(change("timing/under_way_ms", 600), TIKI, TIKI_SITES).timing
     assert tuned.under_way_ms == 600 and tuned.silent_ms == TimingSettings().silent_ms
+    assert TimingSettings().plain_mistakes == "settle"
+    quick = parse_profile(change("timing/plain_mistakes", "quick"), TIKI, TIKI_SITES).timing
+    assert quick.plain_mistakes == "quick" and quick.under_way_ms == TimingSettings().under_way_ms
 
 
 def test_file_level_errors(tmp_path: Path) -> None:

@@ -24,12 +24,13 @@ async def autoplay_one(game_id: str, players, options, data: Path, seed: int,
                        scan: float | str = "realistic",
                        settle: int | None = HEADLESS_SETTLE_MS, dealer: str = "players",
                        slides: float = 0.0, pause: float = 0.0,
-                       mistake_kinds: Sequence[str] = ("wrong_site", "illegal_move")) -> dict:
+                       mistake_kinds: Sequence[str] = ("wrong_site", "illegal_move"),
+                       plain_mistakes: str | None = None) -> dict:
     from simulator.autoplay import AutoplayBot
 
     ai_moves = 0
-    async with running(game_id, data, players, options, ai, scan, settle, dealer) as (
-            table, service):
+    async with running(game_id, data, players, options, ai, scan, settle, dealer,
+                       plain_mistakes=plain_mistakes) as (table, service):
         digital = service.table.dealer == "digital"  # asked for, or an AI seat needs it
         async def drawn_by_the_service(index: int) -> str:
             """The secret draw the service made at ``index`` (it may still be handling the

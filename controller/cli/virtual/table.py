@@ -31,11 +31,12 @@ IDEAL_SCAN_MS = 10.0
 
 
 def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
-                    rng: random.Random | None = None, **table_options: Any
-                    ) -> tuple[VirtualTable, TableService]:
+                    rng: random.Random | None = None, plain_mistakes: str | None = None,
+                    **table_options: Any) -> tuple[VirtualTable, TableService]:
     """A started virtual table and a service wired to it, with every virtual tag enrolled.
 
-    ``rng``: the service's draws of what the table cannot see (seeded in tests).
+    ``rng``: the service's draws of what the table cannot see (seeded in tests);
+    ``plain_mistakes``: the profile's ``[timing] plain_mistakes`` instead of its own.
 
     Each hub is reached through a stable link in ``data`` (as udev's by-id links are on a Pi),
     so an unplugged and replugged virtual hub is found again at the same path.
@@ -47,6 +48,9 @@ def virtual_service(game_id: str, data: Path, settle_ms: int | None = None,
     profile = table.profile
     if settle_ms is not None:
         profile = dataclasses.replace(profile, settle_ms=settle_ms)
+    if plain_mistakes is not None:
+        profile = dataclasses.replace(profile, timing=dataclasses.replace(
+            profile.timing, plain_mistakes=plain_mistakes))
     service, registry = build_service(profile, data, urls=table.urls, strip=table.strip.strip,
                                       pin_factory=table.buttons.factory, rng=rng)
     for uid, piece in table.tag_map().items():
@@ -79,12 +83,14 @@ restarts the service on the same folder), or start none (the caller starts its o
 async def running(game_id: str, data: Path, players: Sequence[str], options: Mapping[str, str],
                   ai: dict[str, int] | None = None, scan: float | str = "realistic",
                   settle_ms: int | None = HEADLESS_SETTLE_MS, dealer: str = "players", *,
-                  rng: random.Random | None = None, start: Start = "new"
+                  rng: random.Random | None = None, start: Start = "new",
+                  plain_mistakes: str | None = None
                   ) -> AsyncIterator[tuple[VirtualTable, TableService]]:
     """A virtual table and its service, running once every hub has said hello, with a game
     started as ``start`` says (``settle_ms`` None: the profile's settle time; ``rng``: the
     service's secret draws, seeded so that tests repeat)."""
-    table, service = virtual_service(game_id, data, settle_ms=settle_ms, rng=rng, scan_ms=scan)
+    table, service = virtual_service(game_id, data, settle_ms=settle_ms, rng=rng,
+                                     plain_mistakes=plain_mistakes, scan_ms=scan)
     task = asyncio.create_task(service.run())
     try:
         await service.wait_connected(10)
