@@ -104,24 +104,28 @@ class Judgement:
     def _plainly_wrong(self) -> bool:
         """Is the observed board a mistake no hand still moving could turn into a step?
         Pieces only laid, each on a site the position leaves empty (a hand moving a piece
-        already on the table lifts it first); no legal step, take-back or step under way, and
-        no legal step lays a piece of that kind on those sites (a piece the working guess says
-        the player lacks may begin a step under another dealing). An early search for such a
-        dealing answers first; the search after the red, if asked, may still withdraw it."""
+        already on the table lifts it first) and no pad that takes pieces in now (secrets
+        asked for, a choice to make); no legal step, take-back or step under way; and no step
+        lays a piece of that kind on those sites, now or from before a provisional step (the
+        hand may be going on to a bigger one), and a piece the working guess says the player
+        lacks may begin a step under another dealing: an early search for such a dealing
+        answers first; the search after the red, if asked, may still withdraw it."""
         table = self.table
         if not table.started or self._blind() or table.game.is_terminal(table.state):
             return False
         board, expected = table.board_to_judge(self.tracker.board), table.expected_board
         laid = {site: piece for site, piece in board.items() if expected.get(site) != piece}
         if not laid or any(site in expected for site in laid) or any(
-                site not in board for site in expected):
+                site not in board for site in expected) or table.open_pads() & laid.keys():
             return False
         successors = table.successors
         if not isinstance(decide(successors, board, table.history.earlier_boards(MAX_TAKE_BACK)),
                           Discrepancy) or table.early_search(board) is not None:
             return False
+        steps = [*successors.changing,
+                 *(step for before in table.provisional.before() for step in before.changing)]
         return not any(_kinds(step.board.get(site)) == _kinds(piece)
-                       for step in successors.changing for site, piece in laid.items())
+                       for step in steps for site, piece in laid.items())
 
     def _a_lift_could_change_it(self) -> bool:
         """Could a lift made but not yet reported turn the observed board into another legal

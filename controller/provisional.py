@@ -82,17 +82,29 @@ class ProvisionalStep:
         """The dealing under which ``board`` amends ``step``: the working one, or the one
         before an early search's answer made that step legal (a card taken for a single
         payment was the first of a pair)."""
-        dealings = [self.dealing_to(step.start)]
-        if step.dealing_before is not None:
-            dealings.append(step.dealing_before)
         taken = self.game.board(self.history.states[step.start + 1])
-        for dealing in dealings:
+        for dealing in self._dealings(step):
             earlier = self._successors_of(dealing.states[-1])
             matches = earlier.matching(board)
             if len(matches) == 1 and matches[0].board != taken and begins(
                     matches[0].board, earlier.board, taken):
                 return dealing
         return None
+
+    def before(self) -> list[Successors]:
+        """What a hand going on from the provisional step may still make: the successors of
+        the position before it, under each dealing ``amendment`` tries (none if no step is
+        provisional)."""
+        step = self.step
+        if step is None:
+            return []
+        return [self._successors_of(dealing.states[-1]) for dealing in self._dealings(step)]
+
+    def _dealings(self, step: Provisional) -> list[Resolution]:
+        dealings = [self.dealing_to(step.start)]
+        if step.dealing_before is not None:
+            dealings.append(step.dealing_before)
+        return dealings
 
     def dealing_to(self, start: int) -> Resolution:
         """The working dealing up to the position before action ``start``."""

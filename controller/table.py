@@ -694,14 +694,23 @@ class Table:
             return {}
         roles = lighting.plan(self.public_decision, self.successors, self.legal_sites(),
                               self.advice_sites())
+        for site in self.open_pads():
+            # lay the secrets the score waits for here; a piece laid here makes the choice
+            roles[site] = "legal" if site == self.game.reveal_site else "choice"
+        return roles
+
+    def open_pads(self) -> set[str]:
+        """The pads that take pieces in now: the reveal site while the score waits for
+        secrets, the choice site while a piece laid there makes the choice the page offers."""
+        pads = set()
         site = self.game.reveal_site
         if site is not None and self.pending_reveals():
-            roles[site] = "legal"  # lay the secrets the score waits for here
+            pads.add(site)
         site = self.game.choice_site
         made = set(self.game.choice_pieces(self.state).values()) if site is not None else set()
-        if made & {s.action for s in self._silent_choices()}:
-            roles[site] = "choice"  # a piece laid here makes the choice the page offers
-        return roles
+        if site is not None and made & {s.action for s in self._silent_choices()}:
+            pads.add(site)
+        return pads
 
     def legal_sites(self) -> set[str]:
         """Sites some legal step could change, lit for everyone (a secret hand stays secret)."""

@@ -92,7 +92,8 @@ class ButtonSettings:
 @dataclass(frozen=True, slots=True)
 class TimingSettings:
     """How long the table waits on its way from a board to a verdict, beside ``settle_ms``
-    (the optional ``[timing]`` table; every key in milliseconds but ``flicker_scans``). The
+    (the optional ``[timing]`` table; every key in milliseconds but ``flicker_scans`` and
+    ``plain_mistakes``). The
     defaults are the ones the benches measured; an owner may tune them for a board."""
 
     under_way_ms: int = 1000

@@ -205,7 +205,9 @@ def bench_mistakes(options: BenchOptions, progress: Progress) -> BenchResult:
             "withdrawn": sum(timing.get("withdrawn", 0) for timing in timings),
             "read_as_under_way": sum(timing.get("not_red", 0) for timing in timings),
             "settle_ms": profile.settle_ms, "scan_ms": scan, "cleared": len(times["cleared"]),
-            "plain_mistakes": options.plain_mistakes or profile.timing.plain_mistakes,
+            "plain_mistakes": ", ".join(sorted({  # as the service had it, not as asked
+                result.get("plain_mistakes", "?") for r in runs
+                for result in r["summary"].get("results", [])})),
             "games": len(runs), "completed": sum(r["ok"] for r in runs),
             "errors": [r["error"] for r in runs if not r["ok"]][:3]}
         if None not in (scan, red, put, cleared):

@@ -109,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
     if args.scenario:
         with (scenario_file(args.scenario) as path,
               tempfile.TemporaryDirectory(prefix="tabletop-sim-") as scratch):
-            report = asyncio.run(run_scenario(path, Path(scratch), scan_ms(args)))
+            report = asyncio.run(run_scenario(path, Path(scratch), scan_ms(args),
+                                              args.plain_mistakes))
         for line in report.lines():
             print(line)
         return 0 if report.passed else 1

@@ -56,6 +56,8 @@ def test_one_legal_step_is_judged_a_scan_after_it_lands_and_stands_if_still_for_
     assert table.actions[0] == "build " + " ".join(STACK)
     assert table.provisional.step is not None and table.provisional.step.start == 0  # provisional
     assert table.provisional.step.stands_at == 10.0 + SETTLE
+    (before,) = table.provisional.before()  # what a hand going on could still make
+    assert before.state is table.states[0] and before.changing
     lay(tracker, reader_of, {}, 11.0)  # the next change comes after the settle time
     judgement.wake_at(11.0)
     assert table.provisional.step is None  # the step stood
@@ -165,6 +167,26 @@ def test_quick_plain_mistakes_spare_a_card_that_may_begin_a_step(tmp_path) -> No
     swapped = {**expected, "stack:1": expected["stack:9"], "stack:9": expected["stack:1"]}
     lay(tracker, reader_of, swapped, 13.0)
     assert answered.wake_at(13.0 + SCAN) == 13.0 + SETTLE
+
+
+def test_quick_plain_mistakes_leave_a_pad_that_takes_pieces_in_to_the_settle(tmp_path) -> None:
+    """Topiary with three players begins with a choice a tile on the deal pad makes (which
+    shape goes back in the box): a tile laid there while a hand moves is no plain mistake,
+    even with quick plain mistakes, and is judged after the settle time like the choice it
+    makes."""
+    topiary = get_game("topiary")
+    table = Table(topiary, Journal(tmp_path / "journal.sqlite3"), random.Random(1))
+    table.new_game(["anna", "ben", "cleo"], {})
+    sites = [site.id for site in topiary.sites(3)]
+    reader_of = {site: reader for reader, site in enumerate(sites)}
+    tracker = Tracker(dict(enumerate(sites)), lambda uid: uid, SETTLE)
+    tracker.quick_seconds = tracker.tie_seconds = tracker.round_seconds = SCAN
+    quick = Judgement(table, tracker, lambda: False, lambda board: None, quick_mistakes=True)
+    assert table.open_pads() == {"pad:deal"}
+    lay(tracker, reader_of, {"pad:deal": "topiary:swan:4"}, 10.0)
+    assert quick.wake_at(10.0 + SCAN) == 10.0 + SETTLE
+    quick.judge(10.0 + SETTLE)
+    assert table.actions == ["remove swan"] and not table.open_pads()
 
 
 def test_a_blind_region_judges_nothing_early(tmp_path) -> None:

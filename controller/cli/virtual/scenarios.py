@@ -59,8 +59,8 @@ def scenario_games() -> dict[str, str]:
     return games
 
 
-async def run_scenario(path: Path, data: Path, scan: float | str = "realistic"
-                       ) -> ScenarioReport:
+async def run_scenario(path: Path, data: Path, scan: float | str = "realistic",
+                       plain_mistakes: str | None = None) -> ScenarioReport:
     """Run the scenario in ``path`` on a fresh virtual table keeping its journal in ``data``:
     its report (a file that does not load, or names what the table lacks: a UserError)."""
     from simulator.scenario import ScenarioError, load_scenario
@@ -73,7 +73,8 @@ async def run_scenario(path: Path, data: Path, scan: float | str = "realistic"
     game = get_game(scenario.game or SCENARIO_DEFAULT_GAME)
     players = scenario.players or ("anna", "ben")
     game.initial(players, dict(scenario.options))
-    async with running(game.id, data, players, scenario.options, scan=scan) as (table, service):
+    async with running(game.id, data, players, scenario.options, scan=scan,
+                       plain_mistakes=plain_mistakes) as (table, service):
         runner = ScenarioRunner(table, lambda: service.status().model_dump(mode="json"),
                                 settle=lambda: settled(table, service))
         try:
