@@ -118,19 +118,26 @@ def answer(table: Table, board: dict[str, str]) -> None:
         table.early_searched(early, early.run())
 
 
+def built_with_quick_mistakes(tmp_path) -> tuple[Table, Tracker, dict[str, int], Judgement]:
+    """``judged``'s table with its stack built (the step stood) and a judgement calling plain
+    mistakes quick, whose early searches run at once."""
+    judgement, table, tracker, reader_of, _ = judged(tmp_path)
+    lay(tracker, reader_of, built(), 10.0)
+    judgement.judge(10.0 + SCAN)
+    judgement.wake_at(11.0)
+    answered = Judgement(table, tracker, lambda: False, lambda board: answer(table, board),
+                         quick_mistakes=True)
+    return table, tracker, reader_of, answered
+
+
 def test_quick_plain_mistakes_are_red_once_no_lift_is_unreported(tmp_path) -> None:
     """With ``[timing] plain_mistakes = "quick"`` (players who lay pieces rather than drag
     them), the same card is red once a lift made meanwhile would have been reported and the
     early search for another dealing of the cards set aside has found none, not after the
     settle time; lifted, it clears at the scan that shows it."""
-    judgement, table, tracker, reader_of, _ = judged(tmp_path)
+    table, tracker, reader_of, answered = built_with_quick_mistakes(tmp_path)
     tracker.lift_latency = 0.25
     quick = Judgement(table, tracker, lambda: False, lambda board: None, quick_mistakes=True)
-    answered = Judgement(table, tracker, lambda: False, lambda board: answer(table, board),
-                         quick_mistakes=True)
-    lay(tracker, reader_of, built(), 10.0)
-    judgement.judge(10.0 + SCAN)
-    judgement.wake_at(11.0)
     expected = dict(table.expected_board)
     lay(tracker, reader_of, {**expected, "pad:reveal": "card:red:toast"}, 12.0)
     assert quick.wake_at(12.0 + SCAN) == 12.0 + 0.25  # a lift could still come: a slide
@@ -149,12 +156,7 @@ def test_quick_plain_mistakes_spare_a_card_that_may_begin_a_step(tmp_path) -> No
     under another dealing the first half of a step (its tiki not moved yet). The early search
     looks for a whole step and finds none; the card still waits for the settle time, since a
     legal step lays a card there. So do a piece moved and two swapped (a hand sliding)."""
-    judgement, table, tracker, reader_of, _ = judged(tmp_path)
-    answered = Judgement(table, tracker, lambda: False, lambda board: answer(table, board),
-                         quick_mistakes=True)
-    lay(tracker, reader_of, built(), 10.0)
-    judgement.judge(10.0 + SCAN)
-    judgement.wake_at(11.0)
+    table, tracker, reader_of, answered = built_with_quick_mistakes(tmp_path)
     expected = dict(table.expected_board)
     earlier = table.history.earlier_boards(MAX_TAKE_BACK)
     set_aside = next(board for piece in TIKI.pieces() if piece.startswith("card:")

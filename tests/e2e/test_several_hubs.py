@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from controller.referee import Discrepancy
 
 from .harness import perform, play, running_table, settled
@@ -128,44 +130,22 @@ def test_the_hubs_watch_what_the_next_step_could_change_and_still_see_the_rest(
     play(scenario)
 
 
-def test_pieces_dragged_over_wrong_sites_are_judged_only_where_they_land(tmp_path) -> None:
+@pytest.mark.parametrize("plain_mistakes", ["settle", "quick"])
+def test_pieces_dragged_over_wrong_sites_are_judged_only_where_they_land(
+        tmp_path, plain_mistakes: str) -> None:
     """Every piece laid is dragged over the two nearest empty sites where it makes no legal
     step, each in its reader's field for two scans of its hub: with the profile's settle time
     the table never judges a board mid-way, and each move is taken as it lands (``bench
-    hand-to-light``'s slides)."""
-    from controller.bench.hand_to_light import HandToLight
-    from simulator.autoplay import AutoplayBot
-
-    async def scenario() -> None:
-        async with running_table(tmp_path, game="on_top", settle_ms=None) as (table, service):
-            await until(lambda: all(hub.seen for hub in service.hubs))
-            timing = HandToLight(table, service)
-            bot = AutoplayBot(table, ["anna", "ben"], settle=lambda: settled(table, service),
-                              seed=4, settle_every="action", slide_rate=1.0)
-            for _ in range(6):
-                await bot.play_one()
-            await settled(table, service)
-            assert bot.slides >= 4
-            assert service.table.actions == bot.actions
-            assert timing.judged_wrong == 0
-            assert len(timing.slide_ms) >= 4
-
-    play(scenario)
-
-
-def test_with_quick_plain_mistakes_a_dragged_piece_is_still_taken_where_it_lands(
-        tmp_path) -> None:
-    """The trade an owner makes with ``[timing] plain_mistakes = "quick"``: a piece dragged
-    from the box may light red on a wrong site on its way (before the settle time), but the
-    red goes with the hand, and every move is taken where it lands: no right move is refused
-    for good."""
+    hand-to-light``'s slides). The trade an owner makes with ``[timing] plain_mistakes =
+    "quick"``: such a piece may light red on its way, but every move is still taken where it
+    lands, no right move is refused for good."""
     from controller.bench.hand_to_light import HandToLight
     from simulator.autoplay import AutoplayBot
 
     async def scenario() -> None:
         async with running_table(tmp_path, game="on_top", settle_ms=None,
-                                 plain_mistakes="quick") as (table, service):
-            assert service.judgement.quick_mistakes
+                                 plain_mistakes=plain_mistakes) as (table, service):
+            assert service.judgement.quick_mistakes == (plain_mistakes == "quick")
             await until(lambda: all(hub.seen for hub in service.hubs))
             timing = HandToLight(table, service)
             bot = AutoplayBot(table, ["anna", "ben"], settle=lambda: settled(table, service),
@@ -176,5 +156,7 @@ def test_with_quick_plain_mistakes_a_dragged_piece_is_still_taken_where_it_lands
             assert bot.slides >= 4 and len(timing.slide_ms) >= 4
             assert service.table.actions == bot.actions
             assert not isinstance(service.table.decision, Discrepancy)
+            if plain_mistakes == "settle":
+                assert timing.judged_wrong == 0
 
     play(scenario)
