@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from games.core.game import pile_begins, pile_pieces
 
 from .history import MAX_TAKE_BACK
-from .referee import Choose, Discrepancy, NoChange, decide, one_step
+from .referee import Choose, Discrepancy, NoChange, decide, one_step, piece_kinds
 from .table import Table
 from .tracker import Tracker
 
@@ -124,7 +124,7 @@ class Judgement:
             return False
         steps = [*successors.changing,
                  *(step for before in table.provisional.before() for step in before.changing)]
-        return not any(_kinds(step.board.get(site)) == _kinds(piece)
+        return not any(piece_kinds(step.board.get(site)) == piece_kinds(piece)
                        for step in steps for site, piece in laid.items())
 
     def _a_lift_could_change_it(self) -> bool:
@@ -184,8 +184,3 @@ class Judgement:
                         for board in wanted):
                     self.tracker.reorder(site, order)
                     break
-
-
-def _kinds(value: str | None) -> tuple[str, ...]:
-    """The kinds of the pieces on a site (a card, a tile, a tiki), bottom first."""
-    return tuple(piece.split(":")[0] for piece in pile_pieces(value)) if value else ()

@@ -21,6 +21,7 @@ from games.core.game import (
     Game,
     Sentence,
     pile_begins,
+    pile_pieces,
 )
 
 Board = Mapping[str, str]
@@ -308,6 +309,12 @@ def one_step(successors: Successors, observed: Board) -> bool:
     a whole step, and the first part of the same move paid with a joker pair), so the step is
     taken provisionally (``controller.provisional``) until the hand has been still that long."""
     return len(successors.matching(observed)) == 1
+
+
+def piece_kinds(value: str | None) -> tuple[str, ...]:
+    """The kinds of the pieces on a site (a card, a tile, a tiki: each name up to its first
+    colon), bottom first; none for an empty site."""
+    return tuple(piece.split(":")[0] for piece in pile_pieces(value)) if value else ()
 
 
 def begins(target: Board, current: Board, observed: Board) -> bool:

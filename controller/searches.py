@@ -16,10 +16,18 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from games.core.game import Game, pile_pieces
+from games.core.game import Game
 
 from .history import MAX_TAKE_BACK, History
-from .referee import Decision, Discrepancy, InProgress, Successors, TakeBack, decide
+from .referee import (
+    Decision,
+    Discrepancy,
+    InProgress,
+    Successors,
+    TakeBack,
+    decide,
+    piece_kinds,
+)
 from .unresolved import (
     UNRESOLVED,
     EarlySearch,
@@ -250,8 +258,7 @@ class Searches:
         of a Trapper game a new kind, refused for good if no sampled hand could take it; a
         card on the reveal pad during play is searched for nothing, which costs only time."""
         def change(site: str, value: str | None) -> tuple[str, tuple[str, ...]]:
-            kinds = tuple(piece.split(":")[0] for piece in pile_pieces(value)) if value else ()
-            return site.split(":")[0], kinds  # coarse on purpose (see above)
+            return site.split(":")[0], piece_kinds(value)  # coarse on purpose (see above)
 
         def changes(before: Mapping[str, str], after: Mapping[str, str]) -> set[Any]:
             return {change(site, after.get(site)) for site in before.keys() | after.keys()
